@@ -1,0 +1,215 @@
+//! [`ir`](crate::ir) -> Rust: per tree, a state type with `tick` and
+//! `reset`, the node state types it nests, and the `BehaviorTree` impl.
+//!
+//! Code generation trusts the IR: it never validates and never re-parses.
+//! Everything it emits is fully qualified (`::core::..`, `::bt::..`); the
+//! locals and block labels it introduces use `Span::mixed_site()`, so user
+//! expressions can neither see nor shadow them; user expressions keep their
+//! own spans, so type errors land on the user's tokens.
+
+mod meta;
+mod state;
+mod tick;
+
+use crate::ast::TreeDef;
+use crate::ir::{Kind, Tree};
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{format_ident, quote};
+use syn::Lifetime;
+
+/// The complete expansion of one valid tree.
+pub fn generate(tree: &Tree) -> TokenStream {
+    let g = Gen { tree };
+    let attrs = &tree.attrs;
+    let vis = &tree.vis;
+    let name = &tree.name;
+    let params = g.params();
+    let root_field = tree.nodes[0].has_state.then(|| {
+        let ty = g.ty(0);
+        quote!(root: #ty,)
+    });
+    let tick_body = g.tick_body();
+    let reset_body = g.reset_body();
+    let state_types = g.state_types();
+    let meta = g.behavior_tree_impl();
+    let size_doc = format!(
+        "Per-agent state of the `{name}` behavior tree: `{name}::default()` is an agent that \
+         has not started; [`tick`]({name}::tick) advances it by one tick. Its size is \
+         `<{name} as ::bt::BehaviorTree>::STATE_SIZE` bytes."
+    );
+    quote! {
+        #(#attrs)*
+        #[doc = ""]
+        #[doc = #size_doc]
+        #[derive(::core::default::Default, ::core::clone::Clone, ::core::fmt::Debug)]
+        #vis struct #name {
+            #root_field
+        }
+
+        impl #name {
+            /// Ticks the tree once for one agent and returns the root's status.
+            ///
+            /// `Running` means the agent is mid-way: the next tick resumes
+            /// where this one stopped. `Success` and `Failure` leave the state
+            /// as new, so the next tick starts over from the root.
+            #[inline]
+            #[allow(unused_labels, unused_doc_comments, clippy::all)]
+            #vis fn tick(&mut self, #params) -> ::bt::Status {
+                #tick_body
+            }
+
+            /// Halts every running node, deepest first, and leaves the state
+            /// as new. Call it when the agent leaves the tree for good (it
+            /// dies, changes tree, or the level unloads): running stateful
+            /// leaves get their `halt` call.
+            #[inline]
+            #[allow(unused_variables, clippy::all)]
+            #vis fn reset(&mut self, #params) {
+                #reset_body
+            }
+        }
+
+        #meta
+
+        #state_types
+    }
+}
+
+/// What is emitted for a tree that has errors: its state type with `tick`
+/// and `reset` of the declared signatures, so that the user's code calling
+/// them still type-checks and only the tree's own errors are reported.
+pub fn skeleton(tree: &TreeDef) -> TokenStream {
+    let attrs = &tree.attrs;
+    let vis = &tree.vis;
+    let name = &tree.name;
+    let params = tree.params.iter().map(|p| {
+        let (n, ty) = (&p.name, &p.ty);
+        quote!(#n: #ty)
+    });
+    let params = quote!(#(#params),*);
+    let name_str = name.to_string();
+    quote! {
+        #(#attrs)*
+        #[derive(::core::default::Default, ::core::clone::Clone, ::core::fmt::Debug)]
+        #vis struct #name {}
+
+        #[allow(unused_variables)]
+        impl #name {
+            #vis fn tick(&mut self, #params) -> ::bt::Status {
+                ::core::unimplemented!("tree has errors")
+            }
+            #vis fn reset(&mut self, #params) {
+                ::core::unimplemented!("tree has errors")
+            }
+        }
+
+        impl ::bt::BehaviorTree for #name {
+            const NAME: &'static str = #name_str;
+            const NODES: &'static [::bt::NodeInfo] = &[];
+            fn is_active(&self) -> bool {
+                false
+            }
+            fn visit_active<F: ::core::ops::FnMut(::bt::ActiveNode)>(&self, _: usize, _: &mut F) {}
+        }
+    }
+}
+
+/// Naming and small pieces shared by the generators.
+struct Gen<'a> {
+    tree: &'a Tree,
+}
+
+impl Gen<'_> {
+    /// The named state type of a node, e.g. `__GuardN3`.
+    fn type_ident(&self, id: usize) -> Ident {
+        format_ident!("__{}N{}", self.tree.name, id)
+    }
+
+    /// The state type of a node that has state.
+    fn ty(&self, id: usize) -> TokenStream {
+        let node = self.tree.node(id);
+        match &node.kind {
+            Kind::Leaf { path, .. } => {
+                let leaf = self.leaf_trait(path);
+                quote!(::core::option::Option<#leaf::Memory>)
+            }
+            Kind::Subtree { path, .. } => quote!(#path),
+            kind if kind.is_transparent() => self.ty(node.children[0]),
+            _ => {
+                let ident = self.type_ident(id);
+                quote!(#ident)
+            }
+        }
+    }
+
+    /// `<Path as ::bt::Leaf<Agent>>`, spanned on the user's path so that a
+    /// type that is not a leaf is reported there.
+    fn leaf_trait(&self, path: &syn::Path) -> TokenStream {
+        let agent = &self.tree.agent;
+        let span = syn::spanned::Spanned::span(path);
+        quote::quote_spanned!(span=> <#path as ::bt::Leaf<#agent>>)
+    }
+
+    /// The local holding `&mut` the node's state: `__s3`.
+    fn place(&self, id: usize) -> Ident {
+        Ident::new(&format!("__s{id}"), Span::mixed_site())
+    }
+
+    /// The label of the block implementing a node: `'n3`.
+    fn label(&self, id: usize) -> Lifetime {
+        Lifetime::new(&format!("'n{id}"), Span::mixed_site())
+    }
+
+    /// The variant or field naming a child in its parent's state: `N4` / `n4`.
+    fn variant(&self, id: usize) -> Ident {
+        format_ident!("N{}", id)
+    }
+
+    fn field(&self, id: usize) -> Ident {
+        format_ident!("n{}", id)
+    }
+
+    /// `me: &mut Agent, cx: &Ctx`
+    fn params(&self) -> TokenStream {
+        let params = self.tree.params.iter().map(|p| {
+            let (n, ty) = (&p.name, &p.ty);
+            quote!(#n: #ty)
+        });
+        quote!(#(#params),*)
+    }
+
+    /// `me, cx`: the bindings, forwarded to halt methods.
+    fn args(&self) -> TokenStream {
+        let names = self.tree.params.iter().map(|p| &p.name);
+        quote!(#(#names),*)
+    }
+
+    /// The first binding, which stateful leaves receive.
+    fn agent_arg(&self) -> TokenStream {
+        let name = self.tree.params.first().map(|p| &p.name);
+        quote!(#name)
+    }
+}
+
+/// A local introduced by generated code, invisible to user expressions.
+fn local(name: &str) -> Ident {
+    Ident::new(name, Span::mixed_site())
+}
+
+/// `::bt::Status::Success` etc.
+fn status(name: &str) -> TokenStream {
+    let variant = Ident::new(name, Span::call_site());
+    quote!(::bt::Status::#variant)
+}
+
+/// The narrowest unsigned integer holding `max`.
+fn uint_for(max: u128) -> Ident {
+    let name = match max {
+        0..=0xff => "u8",
+        0x100..=0xffff => "u16",
+        0x1_0000..=0xffff_ffff => "u32",
+        0x1_0000_0000..=0xffff_ffff_ffff_ffff => "u64",
+        _ => "u128",
+    };
+    Ident::new(name, Span::call_site())
+}

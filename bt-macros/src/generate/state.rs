@@ -1,0 +1,214 @@
+//! Per-agent state types and halting.
+//!
+//! A composite that runs one child at a time stores an enum whose variant is
+//! the running child and holds that child's state, so exclusive branches
+//! share bytes. A `parallel` stores a struct: completion masks and the state
+//! of each child that has one. `repeat`/`retry` store their count beside the
+//! child's state. Decorators that only map statuses have their child's state.
+//! Every state's `Default` is "not running", and every node leaves its state
+//! at `Default` when it finishes or is halted.
+//!
+//! Halting is deepest-first: a node halts its running child (recursively,
+//! innermost first) and then resets itself; a `parallel` halts its children
+//! in order.
+
+use super::{Gen, local, uint_for};
+use crate::ir::Kind;
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+
+impl Gen<'_> {
+    /// Body of the generated `reset` method.
+    pub(super) fn reset_body(&self) -> TokenStream {
+        if self.tree.node(0).has_state {
+            self.halt_place(0, quote!(&mut self.root))
+        } else {
+            TokenStream::new()
+        }
+    }
+
+    /// Halts the state of node `id` found at `place` (an expression of type
+    /// `&mut` its state type).
+    fn halt_place(&self, id: usize, place: TokenStream) -> TokenStream {
+        let node = self.tree.node(id);
+        match &node.kind {
+            Kind::Leaf { path, .. } => {
+                let leaf = self.leaf_trait(path);
+                let agent = self.agent_arg();
+                let memory = local("__m");
+                quote! {
+                    if let ::core::option::Option::Some(mut #memory) = ::core::option::Option::take(#place) {
+                        #leaf::halt(&mut #memory, #agent);
+                    }
+                }
+            }
+            Kind::Subtree { path, args, call } => {
+                quote_spanned!(call.span()=> #path::reset(#place, #(#args),*);)
+            }
+            kind if kind.is_transparent() => self.halt_place(node.children[0], place),
+            _ => {
+                let args = self.args();
+                quote!((#place).halt(#args);)
+            }
+        }
+    }
+
+    /// The named state types of every node that has one, with their `halt`.
+    pub(super) fn state_types(&self) -> TokenStream {
+        (0..self.tree.nodes.len())
+            .filter(|&id| self.tree.has_named_type(id))
+            .map(|id| self.state_type(id))
+            .collect()
+    }
+
+    fn state_type(&self, id: usize) -> TokenStream {
+        let node = self.tree.node(id);
+        let ident = self.type_ident(id);
+        let params = self.params();
+        let derive = quote! {
+            #[doc(hidden)]
+            #[derive(::core::default::Default, ::core::clone::Clone, ::core::fmt::Debug)]
+            #[allow(non_camel_case_types)]
+        };
+        let (definition, halt) = match &node.kind {
+            Kind::Parallel { .. } => self.parallel_type(id),
+            Kind::Repeat(n) | Kind::Retry(n) => self.counter_type(id, *n),
+            _ => self.one_of_type(id),
+        };
+        quote! {
+            #derive
+            #definition
+
+            impl #ident {
+                /// Halts the running children, deepest first, then resets.
+                #[inline]
+                #[allow(unused_variables, clippy::all)]
+                fn halt(&mut self, #params) {
+                    #halt
+                }
+            }
+        }
+    }
+
+    /// `enum { Idle, N4(state of n4), N5, .. }`: one variant per child that
+    /// can be running, holding that child's state.
+    fn one_of_type(&self, id: usize) -> (TokenStream, TokenStream) {
+        let node = self.tree.node(id);
+        let ident = self.type_ident(id);
+        let doc = format!(" State of{}: which child is running.", node.describe());
+        let mut variants = Vec::new();
+        let mut halts = Vec::new();
+        for &c in &node.children {
+            let child = self.tree.node(c);
+            if !child.can_run {
+                continue;
+            }
+            let variant = self.variant(c);
+            let child_doc = format!("{} is running.", child.describe());
+            if child.has_state {
+                let ty = self.ty(c);
+                variants.push(quote!(#[doc = #child_doc] #variant(#ty),));
+                let x = local("__x");
+                let halt = self.halt_place(c, quote!(#x));
+                halts.push(quote!(Self::#variant(#x) => { #halt }));
+            } else {
+                variants.push(quote!(#[doc = #child_doc] #variant,));
+            }
+        }
+        let halt_match = (!halts.is_empty()).then(|| {
+            quote! {
+                match self {
+                    #(#halts)*
+                    _ => {}
+                }
+            }
+        });
+        let definition = quote! {
+            #[doc = #doc]
+            enum #ident {
+                /// No child is running.
+                #[default]
+                Idle,
+                #(#variants)*
+            }
+        };
+        let halt = quote! {
+            #halt_match
+            *self = Self::Idle;
+        };
+        (definition, halt)
+    }
+
+    /// `struct { succeeded, failed, n4: state of n4, .. }`.
+    fn parallel_type(&self, id: usize) -> (TokenStream, TokenStream) {
+        let node = self.tree.node(id);
+        let ident = self.type_ident(id);
+        let doc = format!(
+            " State of{}: which children finished, and the state of those that may run.",
+            node.describe()
+        );
+        let mask = uint_for((1u128 << (node.children.len() - 1)) * 2 - 1);
+        let mut fields = Vec::new();
+        let mut halts = Vec::new();
+        for &c in &node.children {
+            let child = self.tree.node(c);
+            if !child.has_state {
+                continue;
+            }
+            let field = self.field(c);
+            let ty = self.ty(c);
+            let child_doc = format!(" State of{}.", child.describe());
+            fields.push(quote!(#[doc = #child_doc] #field: #ty,));
+            halts.push(self.halt_place(c, quote!(&mut self.#field)));
+        }
+        let definition = quote! {
+            #[doc = #doc]
+            struct #ident {
+                /// Bit `i` set: child `i` succeeded.
+                succeeded: #mask,
+                /// Bit `i` set: child `i` failed.
+                failed: #mask,
+                #(#fields)*
+            }
+        };
+        let halt = quote! {
+            #(#halts)*
+            self.succeeded = 0;
+            self.failed = 0;
+        };
+        (definition, halt)
+    }
+
+    /// `struct { count, child: state of the child }` for `repeat` / `retry`.
+    fn counter_type(&self, id: usize, n: u32) -> (TokenStream, TokenStream) {
+        let node = self.tree.node(id);
+        let ident = self.type_ident(id);
+        let doc = format!(" State of{}: finished runs of the child.", node.describe());
+        let count = uint_for(n.into());
+        let c = node.children[0];
+        let (field, halt_child) = if self.tree.node(c).has_state {
+            let ty = self.ty(c);
+            let child_doc = format!(" State of{}.", self.tree.node(c).describe());
+            (
+                quote!(#[doc = #child_doc] child: #ty,),
+                self.halt_place(c, quote!(&mut self.child)),
+            )
+        } else {
+            (TokenStream::new(), TokenStream::new())
+        };
+        let definition = quote! {
+            #[doc = #doc]
+            struct #ident {
+                /// Runs of the child that ended the way that continues the loop.
+                count: #count,
+                #field
+            }
+        };
+        let halt = quote! {
+            #halt_child
+            self.count = 0;
+        };
+        (definition, halt)
+    }
+}

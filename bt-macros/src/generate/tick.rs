@@ -1,0 +1,422 @@
+//! The tick function: one labeled block per node, nested as the tree is.
+//!
+//! Contract of [`Gen::tick`]: the code for node `n` is an expression of type
+//! `::bt::Status`; when `n` has state, `__s<n>: &mut <its state type>` is in
+//! scope. A composite puts each child in a block that binds the child's
+//! place, evaluates the child into `__r`, then decides from `__r` whether to
+//! go on, return (`break 'n<id> ..`) or remember the child.
+
+use super::{Gen, local, status};
+use crate::ir::Kind;
+use proc_macro2::{Literal, TokenStream};
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+
+impl Gen<'_> {
+    /// Body of the generated `tick` method.
+    pub(super) fn tick_body(&self) -> TokenStream {
+        let root = self.tree.node(0);
+        let bind = root.has_state.then(|| {
+            let place = self.place(0);
+            quote!(let #place = &mut self.root;)
+        });
+        let eval = self.eval(0);
+        let r = local("__r");
+        quote! {
+            #bind
+            #eval
+            #r
+        }
+    }
+
+    /// `/// <node>` `let __r = <node>;`: evaluates a node into `__r`. The
+    /// doc comment makes the node visible in `cargo expand`.
+    fn eval(&self, id: usize) -> TokenStream {
+        let doc = self.tree.node(id).describe();
+        let code = self.tick(id);
+        let r = local("__r");
+        quote! {
+            #[doc = #doc]
+            let #r: ::bt::Status = #code;
+        }
+    }
+
+    fn tick(&self, id: usize) -> TokenStream {
+        let node = self.tree.node(id);
+        match &node.kind {
+            Kind::Cond(expr) => {
+                let (ok, fail) = (status("Success"), status("Failure"));
+                quote_spanned!(expr.span()=> if #expr { #ok } else { #fail })
+            }
+            Kind::Action(expr) => {
+                let ty = quote_spanned!(expr.span()=> ::bt::Status);
+                let r = local("__r");
+                quote!({ let #r: #ty = #expr; #r })
+            }
+            Kind::Constant(c) => status(match c {
+                crate::ast::Constant::Success => "Success",
+                crate::ast::Constant::Failure => "Failure",
+                crate::ast::Constant::Running => "Running",
+            }),
+            Kind::Leaf { path, literal } => self.leaf(id, path, literal),
+            Kind::Subtree { path, args, call } => {
+                let place = self.place(id);
+                quote_spanned!(call.span()=> #path::tick(#place, #(#args),*))
+            }
+            Kind::Sequence => self.one_of(id, false, "Success", "Failure"),
+            Kind::Select => self.one_of(id, false, "Failure", "Success"),
+            Kind::ReactiveSequence => self.one_of(id, true, "Success", "Failure"),
+            Kind::ReactiveSelect => self.one_of(id, true, "Failure", "Success"),
+            Kind::Parallel { success, failure } => self.parallel(id, *success, *failure),
+            Kind::Invert | Kind::ForceSuccess | Kind::ForceFailure => self.decorator(id),
+            Kind::Repeat(n) => self.repeat(id, *n, "Success", "Failure"),
+            Kind::Retry(n) => self.repeat(id, *n, "Failure", "Success"),
+        }
+    }
+
+    /// A stateful leaf: `start` on the first tick, `tick` on later ones; the
+    /// memory is kept only while it returns `Running`.
+    fn leaf(&self, id: usize, path: &syn::Path, literal: &syn::Expr) -> TokenStream {
+        let place = self.place(id);
+        let leaf = self.leaf_trait(path);
+        let agent = self.agent_arg();
+        let (params, memory, r) = (local("__leaf"), local("__m"), local("__r"));
+        quote! {{
+            let #params = #literal;
+            match #place {
+                ::core::option::Option::Some(#memory) => {
+                    let #r = #leaf::tick(&#params, #memory, #agent);
+                    if #r.is_done() {
+                        *#place = ::core::option::Option::None;
+                    }
+                    #r
+                }
+                ::core::option::Option::None => {
+                    let mut #memory = ::core::default::Default::default();
+                    let #r = #leaf::start(&#params, &mut #memory, #agent);
+                    if #r.is_running() {
+                        *#place = ::core::option::Option::Some(#memory);
+                    }
+                    #r
+                }
+            }
+        }}
+    }
+
+    /// `sequence`, `select` and their reactive forms. Children run in order
+    /// while they return `next`; `stop` ends the node with that status.
+    ///
+    /// The state is an enum naming the running child. A child that is not
+    /// the remembered one runs on a fresh temporary state, moved into the
+    /// enum only if it returns `Running`; so a reactive node can re-tick
+    /// earlier children while a later one keeps its state, and halts the
+    /// later one only when an earlier child stops or runs.
+    ///
+    /// The plain forms resume at the remembered child: the body is a chain
+    /// of nested blocks, one per child that can be resumed, and a `match`
+    /// at the innermost level breaks out to the block after which the
+    /// running child's code starts.
+    fn one_of(&self, id: usize, reactive: bool, next: &str, stop: &str) -> TokenStream {
+        let node = self.tree.node(id);
+        let label = self.label(id);
+        let place = self.place(id);
+        let ty = self.type_ident(id);
+        let r = local("__r");
+        let (next_status, stop_status, running) = (status(next), status(stop), status("Running"));
+        let args = self.args();
+        let reset = node.has_state.then(|| {
+            if reactive {
+                quote!(#place.halt(#args);)
+            } else {
+                quote!(*#place = #ty::Idle;)
+            }
+        });
+        let pieces: Vec<TokenStream> = node
+            .children
+            .iter()
+            .map(|&c| {
+                let child = self.tree.node(c);
+                let variant = self.variant(c);
+                let (temp, x) = (local("__t"), local("__x"));
+                let setup = child.has_state.then(|| {
+                    let child_place = self.place(c);
+                    let child_ty = self.ty(c);
+                    quote! {
+                        let mut #temp: ::core::option::Option<#child_ty> = ::core::option::Option::None;
+                        let #child_place = match #place {
+                            #ty::#variant(#x) => #x,
+                            _ => #temp.insert(::core::default::Default::default()),
+                        };
+                    }
+                });
+                let eval = self.eval(c);
+                let decide = if child.can_run {
+                    let remember = match (child.has_state, reactive) {
+                        (true, false) => quote! {
+                            if let ::core::option::Option::Some(#temp) = #temp {
+                                *#place = #ty::#variant(#temp);
+                            }
+                        },
+                        (true, true) => quote! {
+                            if let ::core::option::Option::Some(#temp) = #temp {
+                                #place.halt(#args);
+                                *#place = #ty::#variant(#temp);
+                            }
+                        },
+                        (false, false) => quote!(*#place = #ty::#variant;),
+                        (false, true) => quote! {
+                            if !::core::matches!(*#place, #ty::#variant) {
+                                #place.halt(#args);
+                                *#place = #ty::#variant;
+                            }
+                        },
+                    };
+                    quote! {
+                        match #r {
+                            #next_status => {}
+                            #stop_status => {
+                                #reset
+                                break #label #stop_status;
+                            }
+                            #running => {
+                                #remember
+                                break #label #running;
+                            }
+                        }
+                    }
+                } else {
+                    quote! {
+                        if let #stop_status = #r {
+                            #reset
+                            break #label #stop_status;
+                        }
+                    }
+                };
+                quote! {{
+                    #setup
+                    #eval
+                    #decide
+                }}
+            })
+            .collect();
+
+        let body = if reactive || !node.has_state {
+            quote!(#(#pieces)*)
+        } else {
+            self.resume_chain(id, &pieces)
+        };
+        let idle = node.has_state.then(|| quote!(*#place = #ty::Idle;));
+        quote! {
+            #label: {
+                #body
+                #idle
+                #next_status
+            }
+        }
+    }
+
+    /// Nests the children's code so that execution can enter at any child
+    /// that may be remembered as running:
+    ///
+    /// ```text
+    /// 'resume_n5: { 'resume_n3: { match state { N3 => break 'resume_n3, N5 => break 'resume_n5, _ => {} }
+    ///     child 0 .. } child n3 .. } child n5 ..
+    /// ```
+    fn resume_chain(&self, id: usize, pieces: &[TokenStream]) -> TokenStream {
+        let node = self.tree.node(id);
+        let place = self.place(id);
+        let ty = self.type_ident(id);
+        let entries: Vec<usize> = (1..node.children.len())
+            .filter(|&i| self.tree.node(node.children[i]).can_run)
+            .collect();
+        let entry_label = |i: usize| {
+            syn::Lifetime::new(
+                &format!("'resume_n{}", node.children[i]),
+                proc_macro2::Span::mixed_site(),
+            )
+        };
+        let arms = entries.iter().map(|&i| {
+            let c = node.children[i];
+            let variant = self.variant(c);
+            let pattern = if self.tree.node(c).has_state {
+                quote!(#ty::#variant(..))
+            } else {
+                quote!(#ty::#variant)
+            };
+            let target = entry_label(i);
+            quote!(#pattern => break #target,)
+        });
+        let first_end = entries.first().copied().unwrap_or(pieces.len());
+        let first = &pieces[..first_end];
+        let mut body = if entries.is_empty() {
+            quote!(#(#first)*)
+        } else {
+            quote! {
+                match *#place {
+                    #(#arms)*
+                    _ => {}
+                }
+                #(#first)*
+            }
+        };
+        for (k, &i) in entries.iter().enumerate() {
+            let end = entries.get(k + 1).copied().unwrap_or(pieces.len());
+            let segment = &pieces[i..end];
+            let target = entry_label(i);
+            body = quote! {
+                #target: {
+                    #body
+                }
+                #(#segment)*
+            };
+        }
+        body
+    }
+
+    /// `parallel`: ticks every unfinished child; finishes once `success`
+    /// children succeeded or `failure` failed, halting the others.
+    fn parallel(&self, id: usize, success: u32, failure: u32) -> TokenStream {
+        let node = self.tree.node(id);
+        let label = self.label(id);
+        let place = self.place(id);
+        let ty = self.type_ident(id);
+        let r = local("__r");
+        let args = self.args();
+        let (ok, fail, running) = (status("Success"), status("Failure"), status("Running"));
+        let scratch = (!node.has_state).then(|| {
+            let local_state = local("__scratch");
+            quote! {
+                let mut #local_state = <#ty as ::core::default::Default>::default();
+                let #place = &mut #local_state;
+            }
+        });
+        let pieces: Vec<TokenStream> = node
+            .children
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| {
+                let bit = Literal::u128_unsuffixed(1u128 << i);
+                let setup = self.tree.node(c).has_state.then(|| {
+                    let child_place = self.place(c);
+                    let field = self.field(c);
+                    quote!(let #child_place = &mut #place.#field;)
+                });
+                let eval = self.eval(c);
+                quote! {
+                    if (#place.succeeded | #place.failed) & #bit == 0 {
+                        #setup
+                        #eval
+                        match #r {
+                            #ok => {
+                                #place.succeeded |= #bit;
+                                if #place.succeeded.count_ones() >= #success {
+                                    #place.halt(#args);
+                                    break #label #ok;
+                                }
+                            }
+                            #fail => {
+                                #place.failed |= #bit;
+                                if #place.failed.count_ones() >= #failure {
+                                    #place.halt(#args);
+                                    break #label #fail;
+                                }
+                            }
+                            #running => {}
+                        }
+                    }
+                }
+            })
+            .collect();
+        // Without a running child every child finished in this tick, so a
+        // threshold was met and a `break` above was taken.
+        let end = if node.can_run {
+            running.clone()
+        } else {
+            quote!(::bt::Status::from_bool(#place.succeeded.count_ones() >= #success))
+        };
+        quote! {
+            #label: {
+                #scratch
+                #(#pieces)*
+                #end
+            }
+        }
+    }
+
+    /// `invert`, `force_success`, `force_failure`: map the child's final
+    /// status; the child's state is the decorator's.
+    fn decorator(&self, id: usize) -> TokenStream {
+        let node = self.tree.node(id);
+        let c = node.children[0];
+        let pass = node.has_state.then(|| {
+            let (outer, inner) = (self.place(id), self.place(c));
+            quote!(let #inner = &mut *#outer;)
+        });
+        let eval = self.eval(c);
+        let r = local("__r");
+        let running = status("Running");
+        let result = match node.kind {
+            Kind::Invert => quote!(::bt::Status::invert(#r)),
+            Kind::ForceSuccess => {
+                let ok = status("Success");
+                quote!(if #r.is_running() { #running } else { #ok })
+            }
+            _ => {
+                let fail = status("Failure");
+                quote!(if #r.is_running() { #running } else { #fail })
+            }
+        };
+        quote! {{
+            #pass
+            #eval
+            #result
+        }}
+    }
+
+    /// `repeat(n)` (again while the child succeeds) and `retry(n)` (again
+    /// while it fails): at most `n` runs of the child, looping within one
+    /// tick while the child finishes at once.
+    fn repeat(&self, id: usize, n: u32, again: &str, stop: &str) -> TokenStream {
+        let node = self.tree.node(id);
+        let c = node.children[0];
+        let label = self.label(id);
+        let place = self.place(id);
+        let ty = self.type_ident(id);
+        let r = local("__r");
+        let (again_status, stop_status, running) = (status(again), status(stop), status("Running"));
+        let scratch = (!node.has_state).then(|| {
+            let local_state = local("__scratch");
+            quote! {
+                let mut #local_state = <#ty as ::core::default::Default>::default();
+                let #place = &mut #local_state;
+            }
+        });
+        let setup = self.tree.node(c).has_state.then(|| {
+            let child_place = self.place(c);
+            quote!(let #child_place = &mut #place.child;)
+        });
+        let eval = self.eval(c);
+        let n = Literal::u32_unsuffixed(n);
+        quote! {{
+            #scratch
+            #label: loop {
+                #setup
+                #eval
+                match #r {
+                    #again_status => {
+                        #place.count += 1;
+                        if #place.count >= #n {
+                            #place.count = 0;
+                            break #label #again_status;
+                        }
+                    }
+                    #stop_status => {
+                        #place.count = 0;
+                        break #label #stop_status;
+                    }
+                    #running => break #label #running,
+                }
+            }
+        }}
+    }
+}

@@ -1,0 +1,147 @@
+//! The intermediate representation: each tree as a flat node table.
+//!
+//! Nodes are numbered in depth-first pre-order (the root is 0, a parent's id
+//! is smaller than its children's), which is also the order of the runtime
+//! node table. Each node carries what code generation needs: its kind, its
+//! children, and the two facts that decide the state layout, `can_run` and
+//! `has_state`.
+
+use crate::ast::Constant;
+use syn::{Attribute, Expr, Ident, Path, Type, Visibility};
+
+pub struct Tree {
+    pub attrs: Vec<Attribute>,
+    pub vis: Visibility,
+    pub name: Ident,
+    pub params: Vec<crate::ast::Param>,
+    /// `A` of a first parameter declared `&mut A`: what stateful leaves receive.
+    pub agent: Option<Type>,
+    pub nodes: Vec<Node>,
+}
+
+pub struct Node {
+    pub id: usize,
+    pub parent: Option<usize>,
+    pub depth: usize,
+    pub children: Vec<usize>,
+    pub kind: Kind,
+    /// Label without the leading quote.
+    pub label: Option<String>,
+    /// 1-based line and column of the node's head.
+    pub line: u32,
+    pub column: u32,
+    /// Source text of the node's head, for metadata and comments.
+    pub detail: String,
+    /// The node may return `Running`, so its parent must remember it.
+    pub can_run: bool,
+    /// The node keeps memory between ticks, stored by its parent while it
+    /// runs. Implies `can_run`.
+    pub has_state: bool,
+}
+
+pub enum Kind {
+    /// e.g. `sequence { a, b }`
+    Sequence,
+    /// e.g. `reactive_sequence { a, b }`
+    ReactiveSequence,
+    /// e.g. `select { a, b }`
+    Select,
+    /// e.g. `reactive_select { a, b }`
+    ReactiveSelect,
+    /// e.g. `parallel(success = 2, failure = 1) { a, b, c }`; `failure` is the
+    /// effective threshold: also reached once `success` became impossible.
+    Parallel { success: u32, failure: u32 },
+    /// e.g. `invert { a }`
+    Invert,
+    /// e.g. `force_success { a }`
+    ForceSuccess,
+    /// e.g. `force_failure { a }`
+    ForceFailure,
+    /// e.g. `repeat(3) { a }`
+    Repeat(u32),
+    /// e.g. `retry(3) { a }`
+    Retry(u32),
+    /// e.g. `cond me.hp < 20.0`
+    Cond(Expr),
+    /// e.g. `action me.attack()`
+    Action(Expr),
+    /// `success`, `failure`, `running`
+    Constant(Constant),
+    /// e.g. `MoveTo { to: pos }`
+    Leaf { path: Path, literal: Expr },
+    /// e.g. `Patrol(me, cx)`
+    Subtree {
+        path: Path,
+        args: Vec<Expr>,
+        call: Expr,
+    },
+}
+
+impl Kind {
+    /// Decorators whose state is exactly their child's.
+    pub fn is_transparent(&self) -> bool {
+        matches!(self, Kind::Invert | Kind::ForceSuccess | Kind::ForceFailure)
+    }
+
+    /// Composites whose state is an enum of the running child.
+    pub fn is_one_of(&self) -> bool {
+        matches!(
+            self,
+            Kind::Sequence | Kind::ReactiveSequence | Kind::Select | Kind::ReactiveSelect
+        )
+    }
+
+    /// The runtime's `NodeKind` variant name.
+    pub fn runtime_name(&self) -> &'static str {
+        match self {
+            Kind::Sequence => "Sequence",
+            Kind::ReactiveSequence => "ReactiveSequence",
+            Kind::Select => "Select",
+            Kind::ReactiveSelect => "ReactiveSelect",
+            Kind::Parallel { .. } => "Parallel",
+            Kind::Invert => "Invert",
+            Kind::ForceSuccess => "ForceSuccess",
+            Kind::ForceFailure => "ForceFailure",
+            Kind::Repeat(_) => "Repeat",
+            Kind::Retry(_) => "Retry",
+            Kind::Cond(_) => "Cond",
+            Kind::Action(_) => "Action",
+            Kind::Constant(Constant::Success) => "Success",
+            Kind::Constant(Constant::Failure) => "Failure",
+            Kind::Constant(Constant::Running) => "Running",
+            Kind::Leaf { .. } => "Leaf",
+            Kind::Subtree { .. } => "Subtree",
+        }
+    }
+}
+
+impl Tree {
+    pub fn node(&self, id: usize) -> &Node {
+        &self.nodes[id]
+    }
+
+    /// Whether code generation declares a named state type for this node:
+    /// composites that remember a child, and every `parallel`, `repeat` and
+    /// `retry` (which use their type as scratch space when nothing outlives
+    /// the tick).
+    pub fn has_named_type(&self, id: usize) -> bool {
+        let node = self.node(id);
+        match node.kind {
+            Kind::Parallel { .. } | Kind::Repeat(_) | Kind::Retry(_) => true,
+            _ => node.kind.is_one_of() && node.has_state,
+        }
+    }
+}
+
+impl Node {
+    /// One line naming the node, for comments in generated code:
+    /// ` n3 sequence 'fight (line 12)` (the leading space reads well after `///`).
+    pub fn describe(&self) -> String {
+        let label = self
+            .label
+            .as_ref()
+            .map(|l| format!(" '{l}"))
+            .unwrap_or_default();
+        format!(" n{} {}{label} (line {})", self.id, self.detail, self.line)
+    }
+}

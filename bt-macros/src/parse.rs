@@ -1,0 +1,414 @@
+//! tokens -> [`ast`](crate::ast), recovering after each bad node or tree so
+//! that every syntax error in the input is reported in one go.
+
+use crate::ast::{Arg, Args, Constant, GroupKeyword, Input, Node, NodeKind, Param, TreeDef};
+use crate::errors::Errors;
+use proc_macro2::{Span, TokenStream, TokenTree};
+use syn::parse::{Parse, ParseStream, Parser};
+use syn::spanned::Spanned;
+use syn::{Attribute, Expr, Ident, Lifetime, Token, Visibility, braced, parenthesized};
+
+mod kw {
+    syn::custom_keyword!(tree);
+}
+
+/// Parses a whole invocation. Syntax errors go to `errors`; whatever parsed
+/// cleanly is returned so later stages can still check it.
+pub fn parse(tokens: TokenStream, errors: &mut Errors) -> Input {
+    let parser = |input: ParseStream| Ok(parse_input(input, errors));
+    match parser.parse2(tokens) {
+        Ok(input) => input,
+        Err(e) => {
+            errors.push(e);
+            Input { trees: Vec::new() }
+        }
+    }
+}
+
+fn parse_input(input: ParseStream, errors: &mut Errors) -> Input {
+    let mut trees = Vec::new();
+    if input.is_empty() {
+        errors.push(syn::Error::new(
+            Span::call_site(),
+            "expected at least one tree: `tree Name(agent: &mut Agent) { ... }`",
+        ));
+    }
+    while !input.is_empty() {
+        match parse_tree(input, errors) {
+            Ok(tree) => trees.push(tree),
+            Err(e) => {
+                errors.push(e);
+                skip_past_body(input);
+            }
+        }
+    }
+    Input { trees }
+}
+
+/// `#[attrs] vis tree Name(params) { root }`
+fn parse_tree(input: ParseStream, errors: &mut Errors) -> syn::Result<TreeDef> {
+    let attrs = input.call(Attribute::parse_outer)?;
+    let vis: Visibility = input.parse()?;
+    if !input.peek(kw::tree) {
+        return Err(
+            input.error("expected `tree`, as in `pub tree Name(agent: &mut Agent) { ... }`")
+        );
+    }
+    input.parse::<kw::tree>()?;
+    let name: Ident = input.parse()?;
+    if !input.peek(syn::token::Paren) {
+        return Err(input.error(format!(
+            "expected the parameters of tree `{name}` in parentheses, as in `{name}(agent: &mut Agent)`"
+        )));
+    }
+    let header;
+    parenthesized!(header in input);
+    let params = header
+        .parse_terminated(parse_param, Token![,])?
+        .into_iter()
+        .collect();
+    if !input.peek(syn::token::Brace) {
+        return Err(input.error(format!("expected the body of tree `{name}` in braces")));
+    }
+    let body;
+    let brace = braced!(body in input);
+    let roots = parse_nodes(&body, errors);
+    Ok(TreeDef {
+        attrs,
+        vis,
+        name,
+        params,
+        body_span: brace.span.join(),
+        roots,
+    })
+}
+
+/// `name: Type`
+fn parse_param(input: ParseStream) -> syn::Result<Param> {
+    let name: Ident = input.parse()?;
+    input.parse::<Token![:]>()?;
+    let ty = input.parse()?;
+    Ok(Param { name, ty })
+}
+
+/// A comma-separated list of nodes; a bad node is reported and skipped.
+fn parse_nodes(input: ParseStream, errors: &mut Errors) -> Vec<Node> {
+    let mut nodes = Vec::new();
+    while !input.is_empty() {
+        match parse_node(input, errors) {
+            Ok(node) => nodes.push(node),
+            Err(e) => {
+                errors.push(e);
+                skip_to_comma(input);
+            }
+        }
+        if input.is_empty() {
+            break;
+        }
+        if input.peek(Token![,]) {
+            let _ = input.parse::<Token![,]>();
+        } else {
+            errors.push(input.error("expected `,` between nodes"));
+            skip_to_comma(input);
+            let _ = input.parse::<Token![,]>();
+        }
+    }
+    nodes
+}
+
+fn parse_node(input: ParseStream, errors: &mut Errors) -> syn::Result<Node> {
+    let label = if input.peek(Lifetime) {
+        let label: Lifetime = input.parse()?;
+        input.parse::<Token![:]>()?;
+        Some(label)
+    } else {
+        None
+    };
+    let keyword = input.fork().parse::<Ident>().ok().filter(|ident| {
+        !input.peek2(Token![::])
+            && ident
+                .to_string()
+                .starts_with(|c: char| c.is_ascii_lowercase())
+    });
+    let Some(ident) = keyword else {
+        return parse_path_node(input, label);
+    };
+    let word = ident.to_string();
+    let span = ident.span();
+    let kind = if word == "cond" {
+        input.parse::<Ident>()?;
+        NodeKind::Cond(input.parse()?)
+    } else if word == "action" {
+        input.parse::<Ident>()?;
+        NodeKind::Action(input.parse()?)
+    } else if let Some(constant) = Constant::from_str(&word) {
+        input.parse::<Ident>()?;
+        NodeKind::Constant(constant)
+    } else if let Some(keyword) = GroupKeyword::from_str(&word) {
+        input.parse::<Ident>()?;
+        parse_group(input, keyword, ident, errors)?
+    } else {
+        input.parse::<Ident>()?;
+        // Swallow what would have been its arguments and children, so the
+        // error is reported once, on the keyword.
+        if input.peek(syn::token::Paren) {
+            let _: TokenTree = input.parse()?;
+        }
+        if input.peek(syn::token::Brace) {
+            let _: TokenTree = input.parse()?;
+        }
+        return Err(syn::Error::new(
+            span,
+            format!(
+                "unknown node kind `{word}`; expected one of: {}, a stateful leaf type \
+                 (`MoveTo {{ .. }}`) or a subtree call (`Patrol(agent)`)",
+                crate::ast::known_keywords().join(", ")
+            ),
+        ));
+    };
+    Ok(Node { label, kind, span })
+}
+
+/// `keyword [(args)] { children }`
+fn parse_group(
+    input: ParseStream,
+    keyword: GroupKeyword,
+    ident: Ident,
+    errors: &mut Errors,
+) -> syn::Result<NodeKind> {
+    let args = if input.peek(syn::token::Paren) {
+        let content;
+        let paren = parenthesized!(content in input);
+        let items = content
+            .parse_terminated(Expr::parse, Token![,])?
+            .into_iter()
+            .map(arg_of)
+            .collect();
+        Some(Args {
+            span: paren.span.join(),
+            items,
+        })
+    } else {
+        None
+    };
+    if !input.peek(syn::token::Brace) {
+        let what = if keyword.is_decorator() {
+            "its child"
+        } else {
+            "its children"
+        };
+        return Err(input.error(format!("expected `{{ .. }}` after `{ident}` with {what}")));
+    }
+    let content;
+    let brace = braced!(content in input);
+    let children = parse_nodes(&content, errors);
+    Ok(NodeKind::Group {
+        keyword,
+        ident,
+        args,
+        children,
+        brace_span: brace.span.join(),
+    })
+}
+
+/// `success = 2` is a named argument; anything else is positional.
+fn arg_of(expr: Expr) -> Arg {
+    if let Expr::Assign(assign) = &expr {
+        if let Expr::Path(path) = &*assign.left {
+            if let Some(name) = path.path.get_ident() {
+                return Arg {
+                    name: Some(name.clone()),
+                    value: (*assign.right).clone(),
+                };
+            }
+        }
+    }
+    Arg {
+        name: None,
+        value: expr,
+    }
+}
+
+/// A node written as Rust: a stateful leaf literal (`MoveTo { .. }`, `Idle`)
+/// or a subtree call (`Patrol(me)`).
+fn parse_path_node(input: ParseStream, label: Option<Lifetime>) -> syn::Result<Node> {
+    let expr: Expr = input.parse()?;
+    let span = expr.span();
+    let kind = match &expr {
+        Expr::Struct(literal) if literal.qself.is_none() => NodeKind::Leaf {
+            path: literal.path.clone(),
+            literal: expr.clone(),
+        },
+        Expr::Path(path) if path.qself.is_none() => NodeKind::Leaf {
+            path: path.path.clone(),
+            literal: expr.clone(),
+        },
+        Expr::Call(call) => match &*call.func {
+            Expr::Path(path) if path.qself.is_none() => NodeKind::Subtree {
+                path: path.path.clone(),
+                args: call.args.iter().cloned().collect(),
+                call: expr.clone(),
+            },
+            _ => return Err(not_a_node(span)),
+        },
+        _ => return Err(not_a_node(span)),
+    };
+    Ok(Node { label, kind, span })
+}
+
+fn not_a_node(span: Span) -> syn::Error {
+    syn::Error::new(
+        span,
+        format!(
+            "expected a node: one of {}, a stateful leaf type (`MoveTo {{ .. }}`) or a subtree \
+             call (`Patrol(agent)`); wrap Rust expressions in `cond` or `action`",
+            crate::ast::known_keywords().join(", ")
+        ),
+    )
+}
+
+/// Skips to the next `,` of this list (not consuming it) or its end.
+fn skip_to_comma(input: ParseStream) {
+    let _ = input.step(|cursor| {
+        let mut rest = *cursor;
+        while let Some((tt, next)) = rest.token_tree() {
+            if matches!(&tt, TokenTree::Punct(p) if p.as_char() == ',') {
+                break;
+            }
+            rest = next;
+        }
+        Ok(((), rest))
+    });
+}
+
+/// After a bad tree header: skips to just past the next braced group (the
+/// tree's body) so the next tree can still be parsed.
+fn skip_past_body(input: ParseStream) {
+    let _ = input.step(|cursor| {
+        let mut rest = *cursor;
+        while let Some((tt, next)) = rest.token_tree() {
+            rest = next;
+            if matches!(&tt, TokenTree::Group(g) if g.delimiter() == proc_macro2::Delimiter::Brace)
+            {
+                break;
+            }
+        }
+        Ok(((), rest))
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quote::quote;
+
+    fn parse_ok(tokens: TokenStream) -> Input {
+        let mut errors = Errors::default();
+        let input = parse(tokens, &mut errors);
+        assert!(
+            errors.is_empty(),
+            "unexpected errors: {:?}",
+            errors.messages()
+        );
+        input
+    }
+
+    fn parse_err(tokens: TokenStream) -> Vec<String> {
+        let mut errors = Errors::default();
+        parse(tokens, &mut errors);
+        errors.messages()
+    }
+
+    #[test]
+    fn parses_header_and_nested_nodes() {
+        let input = parse_ok(quote! {
+            /// Docs.
+            pub tree Guard(me: &mut Agent, dt: f32) {
+                select {
+                    'fight: sequence { cond me.sees_enemy(), Attack { power: 2 } },
+                    repeat(3) { action me.idle() },
+                    Patrol(me),
+                    Rest,
+                    success,
+                }
+            }
+        });
+        let tree = &input.trees[0];
+        assert_eq!(tree.name, "Guard");
+        assert_eq!(tree.params.len(), 2);
+        assert_eq!(tree.attrs.len(), 1);
+        let NodeKind::Group {
+            keyword, children, ..
+        } = &tree.roots[0].kind
+        else {
+            panic!()
+        };
+        assert_eq!(*keyword, GroupKeyword::Select);
+        assert_eq!(children.len(), 5);
+        assert_eq!(children[0].label.as_ref().unwrap().ident, "fight");
+        assert!(matches!(children[2].kind, NodeKind::Subtree { .. }));
+        assert!(matches!(children[3].kind, NodeKind::Leaf { .. }));
+        assert!(matches!(
+            children[4].kind,
+            NodeKind::Constant(Constant::Success)
+        ));
+        let NodeKind::Group {
+            args: Some(args), ..
+        } = &children[1].kind
+        else {
+            panic!()
+        };
+        assert_eq!(args.items.len(), 1);
+    }
+
+    #[test]
+    fn named_arguments_are_recognised() {
+        let input = parse_ok(quote! {
+            tree T(a: &mut A) { parallel(success = 1, failure = 2) { running, running } }
+        });
+        let NodeKind::Group {
+            args: Some(args), ..
+        } = &input.trees[0].roots[0].kind
+        else {
+            panic!()
+        };
+        let names: Vec<String> = args
+            .items
+            .iter()
+            .map(|a| a.name.as_ref().unwrap().to_string())
+            .collect();
+        assert_eq!(names, ["success", "failure"]);
+    }
+
+    #[test]
+    fn unknown_keyword_lists_known_ones_and_parsing_continues() {
+        let messages = parse_err(quote! {
+            tree T(a: &mut A) { sequence { sequense { success }, cond a.ok(), selekt { failure } } }
+        });
+        assert_eq!(messages.len(), 2, "{messages:?}");
+        assert!(messages[0].starts_with("unknown node kind `sequense`"));
+        assert!(messages[0].contains("reactive_select"));
+        assert!(messages[1].starts_with("unknown node kind `selekt`"));
+    }
+
+    #[test]
+    fn missing_comma_is_reported() {
+        let messages = parse_err(quote! { tree T(a: &mut A) { sequence { success failure } } });
+        assert_eq!(messages, ["expected `,` between nodes"]);
+    }
+
+    #[test]
+    fn bad_header_does_not_hide_the_next_tree() {
+        let mut errors = Errors::default();
+        let input = parse(
+            quote! {
+                fn Bad(a: &mut A) { success }
+                tree Good(a: &mut A) { success }
+            },
+            &mut errors,
+        );
+        assert_eq!(errors.messages().len(), 1);
+        assert_eq!(input.trees.len(), 1);
+        assert_eq!(input.trees[0].name, "Good");
+    }
+}

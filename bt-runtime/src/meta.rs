@@ -1,0 +1,157 @@
+//! Static metadata of generated trees, for debuggers and tracing.
+
+/// What kind of node a [`NodeInfo`] describes. Mirrors the DSL keywords.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NodeKind {
+    /// `sequence { .. }`
+    Sequence,
+    /// `reactive_sequence { .. }`
+    ReactiveSequence,
+    /// `select { .. }`
+    Select,
+    /// `reactive_select { .. }`
+    ReactiveSelect,
+    /// `parallel(success = N, failure = M) { .. }`
+    Parallel,
+    /// `invert { .. }`
+    Invert,
+    /// `force_success { .. }`
+    ForceSuccess,
+    /// `force_failure { .. }`
+    ForceFailure,
+    /// `repeat(n) { .. }`
+    Repeat,
+    /// `retry(n) { .. }`
+    Retry,
+    /// `cond <bool expression>`
+    Cond,
+    /// `action <Status expression>`
+    Action,
+    /// A stateful leaf type (`MoveTo { .. }`), see [`Leaf`](crate::Leaf).
+    Leaf,
+    /// An embedded tree (`Patrol(me)`).
+    Subtree,
+    /// `success`
+    Success,
+    /// `failure`
+    Failure,
+    /// `running`
+    Running,
+}
+
+impl NodeKind {
+    /// The DSL keyword of this kind (`"leaf"` and `"subtree"` for the two
+    /// kinds written as Rust paths).
+    pub const fn keyword(self) -> &'static str {
+        match self {
+            NodeKind::Sequence => "sequence",
+            NodeKind::ReactiveSequence => "reactive_sequence",
+            NodeKind::Select => "select",
+            NodeKind::ReactiveSelect => "reactive_select",
+            NodeKind::Parallel => "parallel",
+            NodeKind::Invert => "invert",
+            NodeKind::ForceSuccess => "force_success",
+            NodeKind::ForceFailure => "force_failure",
+            NodeKind::Repeat => "repeat",
+            NodeKind::Retry => "retry",
+            NodeKind::Cond => "cond",
+            NodeKind::Action => "action",
+            NodeKind::Leaf => "leaf",
+            NodeKind::Subtree => "subtree",
+            NodeKind::Success => "success",
+            NodeKind::Failure => "failure",
+            NodeKind::Running => "running",
+        }
+    }
+}
+
+impl core::fmt::Display for NodeKind {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.keyword())
+    }
+}
+
+/// Static description of one node of a generated tree.
+///
+/// Every generated tree has a table of these, [`BehaviorTree::NODES`], in
+/// depth-first pre-order: the root is node 0 and `id` is the index in the
+/// table. Ids are stable as long as the tree's text is unchanged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NodeInfo {
+    /// Name of the tree this node belongs to.
+    pub tree: &'static str,
+    /// Index of this node in its tree's node table.
+    pub id: usize,
+    /// The node's kind.
+    pub kind: NodeKind,
+    /// The node's label (`'name: node` in the DSL), without the quote.
+    pub label: Option<&'static str>,
+    /// Id of the parent node; `None` for the root.
+    pub parent: Option<usize>,
+    /// Distance from the root (the root has depth 0).
+    pub depth: usize,
+    /// 1-based source line of the node's first token.
+    pub line: u32,
+    /// 1-based source column of the node's first token.
+    pub column: u32,
+    /// Source text of the node's head: the expression of a `cond` or
+    /// `action`, the leaf literal, the subtree call, or the keyword with its
+    /// arguments for composites and decorators.
+    pub detail: &'static str,
+}
+
+impl NodeInfo {
+    /// The label if there is one, otherwise the node's [`detail`](Self::detail).
+    pub fn name(&self) -> &'static str {
+        self.label.unwrap_or(self.detail)
+    }
+}
+
+/// One entry of an agent's active path, as reported by
+/// [`BehaviorTree::visit_active`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ActiveNode {
+    /// The node.
+    pub info: &'static NodeInfo,
+    /// Depth in the whole tree, counting the nodes of enclosing trees when
+    /// the node sits in an embedded subtree.
+    pub depth: usize,
+}
+
+/// Implemented by the state type of every generated tree.
+///
+/// The tick and reset entry points are inherent methods of the state type,
+/// because their parameters are those of the tree header; this trait carries
+/// what every tree shares: its name, node table and state size, and a walk
+/// over the nodes an agent is currently running.
+pub trait BehaviorTree: Default + Clone + core::fmt::Debug {
+    /// The tree's name as written in its header.
+    const NAME: &'static str;
+    /// The static node table, in depth-first pre-order (the root is `NODES[0]`).
+    const NODES: &'static [NodeInfo];
+    /// Bytes of per-agent state: `size_of::<Self>()`.
+    const STATE_SIZE: usize = core::mem::size_of::<Self>();
+
+    /// `true` while the agent is inside the tree: some node holds a place to
+    /// resume from on the next tick.
+    ///
+    /// Nodes without memory (`cond`, `action`, constants) are remembered by
+    /// their parent, so a tree whose root is such a node is never active.
+    fn is_active(&self) -> bool;
+
+    /// Calls `visit` for each node on the active path, parents before
+    /// children, with `depth` added to each node's own depth.
+    ///
+    /// A `parallel` node reports every child that is still running and holds
+    /// memory; a `cond` or `action` that returned `Running` is reported when
+    /// its parent remembers it as the running child.
+    fn visit_active<F: FnMut(ActiveNode)>(&self, depth: usize, visit: &mut F);
+
+    /// The active path as a list, root first.
+    #[cfg(feature = "std")]
+    fn active_path(&self) -> std::vec::Vec<ActiveNode> {
+        let mut path = std::vec::Vec::new();
+        self.visit_active(0, &mut |node| path.push(node));
+        path
+    }
+}
