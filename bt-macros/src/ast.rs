@@ -62,6 +62,8 @@ pub enum NodeKind {
     Subtree {
         path: Path,
         args: Vec<Expr>,
+        /// Span of the parenthesised argument list.
+        paren: Span,
         call: Expr,
     },
 }

@@ -69,11 +69,11 @@ pub enum Kind {
     Constant(Constant),
     /// e.g. `MoveTo { to: pos }`
     Leaf { path: Path, literal: Expr },
-    /// e.g. `Patrol(me, cx)`
+    /// e.g. `Patrol(me, cx)`; `paren` is the span of the argument list.
     Subtree {
         path: Path,
         args: Vec<Expr>,
-        call: Expr,
+        paren: proc_macro2::Span,
     },
 }
 

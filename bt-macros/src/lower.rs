@@ -73,11 +73,16 @@ fn push(node: &ast::Node, parent: Option<usize>, depth: usize, nodes: &mut Vec<N
             None,
             expr_text(literal),
         ),
-        NodeKind::Subtree { path, args, call } => (
+        NodeKind::Subtree {
+            path,
+            args,
+            paren,
+            call,
+        } => (
             Kind::Subtree {
                 path: path.clone(),
                 args: args.clone(),
-                call: call.clone(),
+                paren: *paren,
             },
             None,
             expr_text(call),

@@ -247,6 +247,7 @@ fn parse_path_node(input: ParseStream, label: Option<Lifetime>) -> syn::Result<N
             Expr::Path(path) if path.qself.is_none() => NodeKind::Subtree {
                 path: path.path.clone(),
                 args: call.args.iter().cloned().collect(),
+                paren: call.paren_token.span.join(),
                 call: expr.clone(),
             },
             _ => return Err(not_a_node(span)),

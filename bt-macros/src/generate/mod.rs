@@ -130,8 +130,11 @@ impl Gen<'_> {
         let node = self.tree.node(id);
         match &node.kind {
             Kind::Leaf { path, .. } => {
+                // All of it on the user's path: a type that is not a leaf is
+                // reported there, not on the macro call.
                 let leaf = self.leaf_trait(path);
-                quote!(::core::option::Option<#leaf::Memory>)
+                let span = syn::spanned::Spanned::span(path);
+                quote::quote_spanned!(span=> ::core::option::Option<#leaf::Memory>)
             }
             Kind::Subtree { path, .. } => quote!(#path),
             kind if kind.is_transparent() => self.ty(node.children[0]),
@@ -148,6 +151,25 @@ impl Gen<'_> {
         let agent = &self.tree.agent;
         let span = syn::spanned::Spanned::span(path);
         quote::quote_spanned!(span=> <#path as ::bt::Leaf<#agent>>)
+    }
+
+    /// `<Path as ::bt::BehaviorTree>::method(place, args)`-like call of an
+    /// embedded tree's `tick` or `reset`, written as a method call with the
+    /// user's own parentheses, so that wrong arguments are reported on them
+    /// and counted as the user wrote them.
+    fn subtree_call(
+        &self,
+        path: &syn::Path,
+        method: &str,
+        place: TokenStream,
+        args: &[syn::Expr],
+        paren: Span,
+    ) -> TokenStream {
+        let method = Ident::new(method, syn::spanned::Spanned::span(path));
+        let mut group =
+            proc_macro2::Group::new(proc_macro2::Delimiter::Parenthesis, quote!(#(#args),*));
+        group.set_span(paren);
+        quote!((#place).#method #group)
     }
 
     /// The local holding `&mut` the node's state: `__s3`.

@@ -15,8 +15,7 @@
 use super::{Gen, local, uint_for};
 use crate::ir::Kind;
 use proc_macro2::TokenStream;
-use quote::{quote, quote_spanned};
-use syn::spanned::Spanned;
+use quote::quote;
 
 impl Gen<'_> {
     /// Body of the generated `reset` method.
@@ -43,8 +42,9 @@ impl Gen<'_> {
                     }
                 }
             }
-            Kind::Subtree { path, args, call } => {
-                quote_spanned!(call.span()=> #path::reset(#place, #(#args),*);)
+            Kind::Subtree { path, args, paren } => {
+                let call = self.subtree_call(path, "reset", place, args, *paren);
+                quote!(#call;)
             }
             kind if kind.is_transparent() => self.halt_place(node.children[0], place),
             _ => {

@@ -59,9 +59,9 @@ impl Gen<'_> {
                 crate::ast::Constant::Running => "Running",
             }),
             Kind::Leaf { path, literal } => self.leaf(id, path, literal),
-            Kind::Subtree { path, args, call } => {
+            Kind::Subtree { path, args, paren } => {
                 let place = self.place(id);
-                quote_spanned!(call.span()=> #path::tick(#place, #(#args),*))
+                self.subtree_call(path, "tick", quote!(#place), args, *paren)
             }
             Kind::Sequence => self.one_of(id, false, "Success", "Failure"),
             Kind::Select => self.one_of(id, false, "Failure", "Success"),

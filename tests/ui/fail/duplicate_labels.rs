@@ -1,0 +1,17 @@
+use bt::{Status, behavior_tree};
+
+struct Agent;
+impl Agent {
+    fn ok(&self) -> bool { true }
+    fn act(&mut self) -> Status { Status::Success }
+}
+
+behavior_tree! {
+    tree T(me: &mut Agent) {
+        select {
+            'attack: action me.act(),
+            'attack: cond me.ok(),
+        }
+    }
+}
+fn main() {}

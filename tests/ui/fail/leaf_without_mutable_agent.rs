@@ -1,0 +1,20 @@
+use bt::{Status, behavior_tree};
+
+struct Agent;
+impl Agent {
+    fn ok(&self) -> bool { true }
+    fn act(&mut self) -> Status { Status::Success }
+}
+
+struct Wait;
+impl bt::Leaf<Agent> for Wait {
+    type Memory = ();
+    fn tick(&self, _: &mut (), _: &mut Agent) -> Status { Status::Running }
+}
+
+behavior_tree! {
+    tree T(me: &Agent) {
+        sequence { cond me.ok(), Wait }
+    }
+}
+fn main() {}
