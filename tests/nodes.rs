@@ -296,7 +296,11 @@ fn subtree_is_ticked_with_its_arguments_and_halted_when_preempted() {
         w.run(2, |w| t.tick(w)),
         lines(&["R: ?c=F +a=R", "S: ?c=S !a"])
     );
-    assert!(<Outer as BehaviorTree>::STATE_SIZE >= <guards::Inner as BehaviorTree>::STATE_SIZE);
+    let (outer, inner) = (Outer::STATE_SIZE, guards::Inner::STATE_SIZE);
+    assert!(
+        outer >= inner,
+        "the subtree's state is part of the parent's: {outer} < {inner}"
+    );
 }
 
 /// A leaf with a large memory, to show that exclusive branches share bytes.

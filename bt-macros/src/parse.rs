@@ -213,15 +213,14 @@ fn parse_group(
 
 /// `success = 2` is a named argument; anything else is positional.
 fn arg_of(expr: Expr) -> Arg {
-    if let Expr::Assign(assign) = &expr {
-        if let Expr::Path(path) = &*assign.left {
-            if let Some(name) = path.path.get_ident() {
-                return Arg {
-                    name: Some(name.clone()),
-                    value: (*assign.right).clone(),
-                };
-            }
-        }
+    if let Expr::Assign(assign) = &expr
+        && let Expr::Path(path) = &*assign.left
+        && let Some(name) = path.path.get_ident()
+    {
+        return Arg {
+            name: Some(name.clone()),
+            value: (*assign.right).clone(),
+        };
     }
     Arg {
         name: None,
