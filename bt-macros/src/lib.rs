@@ -60,4 +60,27 @@ mod tests {
             }
         }));
     }
+
+    #[test]
+    fn reactive_parallel_repeat_and_subtree_expansion() {
+        insta::assert_snapshot!(pretty(quote! {
+            tree Busy(me: &mut Agent, dt: f32) {
+                'top: reactive_select {
+                    reactive_sequence { cond me.hurt(), Heal },
+                    parallel(success = 1) {
+                        repeat(3) { MoveTo { x: dt } },
+                        invert { action me.wait() },
+                    },
+                    retry(2) { Patrol(me, dt) },
+                }
+            }
+        }));
+    }
+
+    #[test]
+    fn tree_with_errors_expands_to_errors_and_a_skeleton() {
+        insta::assert_snapshot!(pretty(quote! {
+            pub tree Broken(me: &mut Agent) { sequence { invert {}, fallback { success } } }
+        }));
+    }
 }

@@ -33,13 +33,15 @@ pub fn generate(tree: &Tree) -> TokenStream {
     let state_types = g.state_types();
     let meta = g.behavior_tree_impl();
     let size_doc = format!(
-        "Per-agent state of the `{name}` behavior tree: `{name}::default()` is an agent that \
+        " Per-agent state of the `{name}` behavior tree: `{name}::default()` is an agent that \
          has not started; [`tick`]({name}::tick) advances it by one tick. Its size is \
          `<{name} as ::bt::BehaviorTree>::STATE_SIZE` bytes."
     );
+    let has_docs = attrs.iter().any(|a| a.path().is_ident("doc"));
+    let separator = has_docs.then(|| quote!(#[doc = ""]));
     quote! {
         #(#attrs)*
-        #[doc = ""]
+        #separator
         #[doc = #size_doc]
         #[derive(::core::default::Default, ::core::clone::Clone, ::core::fmt::Debug)]
         #vis struct #name {
