@@ -122,9 +122,11 @@ fn main() {
         .collect();
 
     println!(
-        "{GUARDS} guards share one tree of {} nodes; each keeps {} bytes of tree state.\n",
+        "{GUARDS} guards share one tree of {} nodes; each keeps {} bytes of tree state \
+         (of which {} for the embedded `Patrol` tree).\n",
         GuardDuty::NODES.len(),
-        GuardDuty::STATE_SIZE
+        GuardDuty::STATE_SIZE,
+        Patrol::STATE_SIZE,
     );
 
     let mut finished = [0usize; 3];

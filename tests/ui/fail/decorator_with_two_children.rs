@@ -1,10 +1,4 @@
-use bt::{Status, behavior_tree};
-
-struct Agent;
-impl Agent {
-    fn ok(&self) -> bool { true }
-    fn act(&mut self) -> Status { Status::Success }
-}
+include!("../agent.rs");
 
 behavior_tree! {
     tree T(me: &mut Agent) {
