@@ -123,7 +123,7 @@ fn main() {
 
     println!(
         "{GUARDS} guards share one tree of {} nodes; each keeps {} bytes of tree state \
-         (of which {} for the embedded `Patrol` tree).\n",
+         (branches share bytes: the embedded `Patrol` tree alone needs {}).\n",
         GuardDuty::NODES.len(),
         GuardDuty::STATE_SIZE,
         Patrol::STATE_SIZE,
