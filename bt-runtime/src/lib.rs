@@ -22,16 +22,3 @@ mod status;
 pub use leaf::Leaf;
 pub use meta::{ActiveNode, BehaviorTree, NodeInfo, NodeKind};
 pub use status::Status;
-
-/// Items used by generated code. Not part of the public API; may change in any release.
-#[doc(hidden)]
-pub mod __private {
-    pub use core::{
-        default::Default,
-        marker::PhantomData,
-        matches,
-        mem::size_of,
-        option::Option::{self, None, Some},
-        unimplemented,
-    };
-}
