@@ -155,10 +155,10 @@ impl Gen<'_> {
         quote::quote_spanned!(span=> <#path as ::bt::Leaf<#agent>>)
     }
 
-    /// `<Path as ::bt::BehaviorTree>::method(place, args)`-like call of an
-    /// embedded tree's `tick` or `reset`, written as a method call with the
-    /// user's own parentheses, so that wrong arguments are reported on them
-    /// and counted as the user wrote them.
+    /// `(place).tick(args)` or `(place).reset(args)` on an embedded tree's
+    /// state, written as a method call inside the user's own parentheses, so
+    /// that wrong arguments are reported there and counted as the user wrote
+    /// them (without `self`). `path` only lends its span to the method name.
     fn subtree_call(
         &self,
         path: &syn::Path,
