@@ -1,86 +1,11 @@
-//! The `behavior_tree!` compiler. Use it through the `bt` crate, whose
-//! documentation is the DSL reference.
-//!
-//! The pipeline, one module per stage:
-//! tokens --[`parse`]--> [`ast`] --[`check`]--> (all errors, at once)
-//! --[`lower`]--> [`ir`] --[`generate`]--> Rust.
-
-mod ast;
-mod check;
-mod errors;
-mod generate;
-mod ir;
-mod lower;
-mod parse;
+//! The `behavior_tree!` proc macro. Use it through the `bt` crate, whose
+//! documentation is the DSL reference; the compiler itself lives in
+//! `bt-compiler`.
 
 use proc_macro::TokenStream;
 
 /// Compiles behavior trees into Rust. See the `bt` crate for the DSL.
 #[proc_macro]
 pub fn behavior_tree(input: TokenStream) -> TokenStream {
-    expand(input.into()).into()
-}
-
-/// The whole macro, on `proc_macro2` tokens so unit tests can call it.
-fn expand(tokens: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
-    let mut errors = errors::Errors::default();
-    let input = parse::parse(tokens, &mut errors);
-    check::check(&input, &mut errors);
-    if !errors.is_empty() {
-        let skeletons = input.trees.iter().map(generate::skeleton);
-        let errors = errors.to_compile_errors();
-        return quote::quote!(#errors #(#skeletons)*);
-    }
-    input
-        .trees
-        .iter()
-        .map(|tree| generate::generate(&lower::lower(tree)))
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use quote::quote;
-
-    /// Expands and pretty-prints, as `cargo expand` would show it.
-    pub(crate) fn pretty(tokens: proc_macro2::TokenStream) -> String {
-        let file = syn::parse2::<syn::File>(super::expand(tokens)).expect("expansion parses");
-        prettyplease::unparse(&file)
-    }
-
-    #[test]
-    fn small_tree_expansion() {
-        insta::assert_snapshot!(pretty(quote! {
-            /// Attack what is visible, else idle.
-            pub tree Small(me: &mut Agent) {
-                select {
-                    sequence { cond me.enemy_visible(), Attack { power: 2 } },
-                    action me.idle(),
-                }
-            }
-        }));
-    }
-
-    #[test]
-    fn reactive_parallel_repeat_and_subtree_expansion() {
-        insta::assert_snapshot!(pretty(quote! {
-            tree Busy(me: &mut Agent, dt: f32) {
-                'top: reactive_select {
-                    reactive_sequence { cond me.hurt(), Heal },
-                    parallel(success = 1) {
-                        repeat(3) { MoveTo { x: dt } },
-                        invert { action me.wait() },
-                    },
-                    retry(2) { Patrol(me, dt) },
-                }
-            }
-        }));
-    }
-
-    #[test]
-    fn tree_with_errors_expands_to_errors_and_a_skeleton() {
-        insta::assert_snapshot!(pretty(quote! {
-            pub tree Broken(me: &mut Agent) { sequence { invert {}, fallback { success } } }
-        }));
-    }
+    bt_compiler::expand(input.into()).into()
 }
