@@ -1,0 +1,18 @@
+//! Benchmarks of `behavior_tree!` against hand-written Rust, bonsai-bt,
+//! bhv and a boxed `dyn Node` tree, on the same reference trees, leaves and
+//! scripted loads.
+//!
+//! `cargo bench -p bt-bench` measures everything and rewrites
+//! `BENCHMARKS.md`; `cargo test -p bt-bench` proves the implementations
+//! agree before anything is timed.
+
+pub mod alloc;
+pub mod codegen;
+pub mod dyn_tree;
+pub mod hand;
+pub mod harness;
+pub mod ours;
+pub mod peers;
+pub mod report;
+pub mod spec;
+pub mod world;

@@ -1,0 +1,83 @@
+//! Every implementation that can express a reference tree does exactly the
+//! same work on the same scripted run; the macro's trees never allocate
+//! while ticking; the generated sources are up to date.
+
+use bt_bench::harness::{self, Imp, TreeId};
+
+#[global_allocator]
+static ALLOC: bt_bench::alloc::Counting = bt_bench::alloc::Counting;
+
+#[test]
+fn all_implementations_agree_on_every_tree_and_scenario() {
+    for tree in TreeId::ALL {
+        for &scenario in tree.scenarios() {
+            let reference = harness::checksum(Imp::Dyn, tree, scenario, 64, 300).unwrap();
+            assert!(
+                reference.calls > 64 * 300,
+                "{tree:?}/{scenario:?} does some work"
+            );
+            for imp in Imp::ALL {
+                match harness::checksum(imp, tree, scenario, 64, 300) {
+                    Ok(sum) => assert!(
+                        sum.agrees_with(&reference),
+                        "{imp:?} on {tree:?}/{scenario:?}: {sum:?}\nboxed-dyn: {reference:?}"
+                    ),
+                    Err(why) => assert!(
+                        matches!((imp, tree), (Imp::Bhv, TreeId::Guard | TreeId::Large)),
+                        "{imp:?} cannot express {tree:?}: {why}"
+                    ),
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn scenarios_put_the_load_they_name() {
+    use bt_bench::world::Scenario;
+    for tree in TreeId::ALL {
+        let run = |scenario| harness::checksum(Imp::Ours, tree, scenario, 64, 300).unwrap();
+        let steady = run(Scenario::Steady);
+        let restarts = run(Scenario::Restarts);
+        // Steady: after the first tick every root stays Running.
+        assert!(steady.roots[2] >= 64 * 299, "{tree:?} steady: {steady:?}");
+        // Restarts: the root keeps finishing (every few ticks even in the
+        // large tree).
+        assert!(
+            restarts.roots[0] + restarts.roots[1] > 64 * 300 / 10,
+            "{tree:?} restarts: {restarts:?}"
+        );
+        if tree != TreeId::Small {
+            let preemption = run(Scenario::Preemption);
+            assert!(
+                preemption.halts.unwrap() > 64 * 10,
+                "{tree:?} preemption: {preemption:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn generated_trees_do_not_allocate_while_ticking() {
+    for tree in TreeId::ALL {
+        for &scenario in tree.scenarios() {
+            for imp in [Imp::Ours, Imp::Hand] {
+                let per_tick =
+                    harness::allocations_per_tick(imp, tree, scenario, 100, 200).unwrap();
+                assert_eq!(per_tick, 0.0, "{imp:?} {tree:?}/{scenario:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn generated_sources_are_up_to_date() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (path, text) in bt_bench::codegen::files() {
+        let committed = std::fs::read_to_string(root.join(path)).unwrap();
+        assert!(
+            committed == text,
+            "{path} is stale: run `cargo run -p bt-bench --bin gen`"
+        );
+    }
+}
