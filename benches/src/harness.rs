@@ -125,7 +125,7 @@ impl<S, F: Fn(&mut S, &mut Agent) -> Status> Population for Pop<S, F> {
         let mut acc = 0;
         for (s, a) in self.states.iter_mut().zip(&mut self.agents) {
             acc += (self.tick)(s, a) as u64;
-            a.tick += 1;
+            a.advance();
         }
         acc
     }
@@ -133,7 +133,7 @@ impl<S, F: Fn(&mut S, &mut Agent) -> Status> Population for Pop<S, F> {
     fn step_into(&mut self, sum: &mut Checksum) {
         for (s, a) in self.states.iter_mut().zip(&mut self.agents) {
             sum.root((self.tick)(s, a));
-            a.tick += 1;
+            a.advance();
         }
     }
 

@@ -42,14 +42,14 @@ impl Scenario {
         }
     }
 
-    /// For how many ticks a condition keeps its value, and in how many
-    /// (agent, condition, period) triples out of 100 it holds.
+    /// For how many ticks conditions and outcomes keep their values (0:
+    /// forever, all conditions true).
     #[inline]
-    fn conditions(self) -> (u32, u32) {
+    fn period(self) -> u32 {
         match self {
-            Scenario::Steady => (1, 100),
-            Scenario::Restarts => (1, 60),
-            Scenario::Preemption => (3, 60),
+            Scenario::Steady => 0,
+            Scenario::Restarts => 1,
+            Scenario::Preemption => 3,
         }
     }
 }
@@ -60,8 +60,12 @@ impl Scenario {
 pub struct Agent {
     /// Agent index, mixed into every leaf outcome.
     pub id: u32,
-    /// Ticks this agent has been through (the driver advances it).
+    /// Ticks this agent has been through ([`Agent::advance`]).
     pub tick: u32,
+    /// This period's condition values, one bit per condition id mod 64.
+    conditions: u64,
+    /// This period's action outcomes (1 = success), one bit per id mod 64.
+    outcomes: u64,
     /// The load this agent is under.
     pub scenario: Scenario,
     /// Overrides [`Scenario::duration`] for every action when nonzero (the
@@ -78,28 +82,55 @@ pub struct Agent {
     pub halts: u64,
 }
 
-#[inline]
-fn mix(a: u32, b: u32, c: u32) -> u32 {
+/// splitmix64: 64 well-mixed bits from (agent, period, stream).
+fn mix(agent: u32, period: u32, stream: u64) -> u64 {
     let mut x =
-        a.wrapping_mul(0x9E37_79B9) ^ b.wrapping_mul(0x85EB_CA6B) ^ c.wrapping_mul(0xC2B2_AE35);
-    x ^= x >> 15;
-    x = x.wrapping_mul(0x2C1B_3C6D);
-    x ^= x >> 12;
-    x
+        (u64::from(agent) << 32 | u64::from(period)) ^ stream.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
 }
 
 impl Agent {
     /// A fresh agent.
     pub fn new(id: u32, scenario: Scenario) -> Agent {
-        Agent {
+        let mut agent = Agent {
             id,
             tick: 0,
+            conditions: u64::MAX,
+            outcomes: u64::MAX,
             scenario,
             fixed_duration: 0,
             sum: 0xcbf2_9ce4_8422_2325,
             calls: 0,
             completions: 0,
             halts: 0,
+        };
+        agent.draw();
+        agent
+    }
+
+    /// Draws this period's conditions (about 60% true) and outcomes (75%
+    /// success). Steady agents keep all conditions true.
+    fn draw(&mut self) {
+        let period = match self.scenario.period() {
+            0 => return,
+            p => self.tick / p,
+        };
+        let [a, b, c, d] = [1u64, 2, 3, 4].map(|stream| mix(self.id, period, stream));
+        // Bitwise: P(a | (b & c & d)) = 1/2 + 1/16 ~ 0.56; P(b | c) = 0.75.
+        self.conditions = a | (b & c & d);
+        self.outcomes = b | c;
+    }
+
+    /// Moves the agent to its next tick (the driver calls it after each
+    /// tick; it costs the same for every implementation).
+    #[inline]
+    pub fn advance(&mut self) {
+        self.tick += 1;
+        let p = self.scenario.period();
+        if p != 0 && self.tick % p == 0 {
+            self.draw();
         }
     }
 
@@ -117,16 +148,15 @@ impl Agent {
             Status::Failure => 2,
             Status::Running => 3,
         };
-        self.sum = (self.sum ^ u64::from(id * 4 + code)).wrapping_mul(0x0000_0100_0000_01b3);
+        self.sum = self.sum.rotate_left(7) ^ u64::from(id * 4 + code);
         self.calls += 1;
     }
 
-    /// Condition `id`: always true when steady, else true for about 60%
+    /// Condition `id`: always true when steady, else true for about 56%
     /// of (agent, id, period) triples.
     #[inline]
     pub fn sense(&mut self, id: u32) -> bool {
-        let (period, percent) = self.scenario.conditions();
-        let ok = mix(self.id, id, self.tick / period) % 100 < percent;
+        let ok = self.conditions >> (id % 64) & 1 != 0;
         self.record(id, Status::from(ok));
         ok
     }
@@ -142,7 +172,7 @@ impl Agent {
     }
 
     /// Ticks running action `id`: Running until its time is up, then
-    /// Success for about 75% of (agent, id, tick) triples, else Failure.
+    /// Success for about 75% of (agent, id, period) triples, else Failure.
     #[inline]
     pub fn act_tick(&mut self, id: u32, left: &mut u32) -> Status {
         *left -= 1;
@@ -150,18 +180,18 @@ impl Agent {
             Status::Running
         } else {
             self.completions += 1;
-            Status::from(mix(self.id, id, self.tick) % 100 < 75)
+            Status::from(self.outcomes >> (id % 64) & 1 != 0)
         };
         self.record(id, status);
         status
     }
 
     /// Instant action `id`: finishes on the call that starts it, with
-    /// Success for about 75% of (agent, id, tick) triples, else Failure.
+    /// Success for about 75% of (agent, id, period) triples, else Failure.
     #[inline]
     pub fn act_now(&mut self, id: u32) -> Status {
         self.completions += 1;
-        let status = Status::from(mix(self.id, id, self.tick) % 100 < 75);
+        let status = Status::from(self.outcomes >> (id % 64) & 1 != 0);
         self.record(id, status);
         status
     }

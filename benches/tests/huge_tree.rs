@@ -28,11 +28,11 @@ fn the_huge_tree_ticks_like_the_reference_interpreter() {
         for _ in 0..400 {
             for (s, a) in states.iter_mut().zip(&mut agents) {
                 ours.root(s.tick(a));
-                a.tick += 1;
+                a.advance();
             }
             for (t, a) in trees.iter_mut().zip(&mut ref_agents) {
                 reference.root(t.tick(a));
-                a.tick += 1;
+                a.advance();
             }
         }
         ours.agents(&agents, true);

@@ -106,11 +106,13 @@ impl Gen<'_> {
     /// `sequence`, `select` and their reactive forms. Children run in order
     /// while they return `next`; `stop` ends the node with that status.
     ///
-    /// The state is an enum naming the running child. A child that is not
-    /// the remembered one runs on a fresh temporary state, moved into the
-    /// enum only if it returns `Running`; so a reactive node can re-tick
-    /// earlier children while a later one keeps its state, and halts the
-    /// later one only when an earlier child stops or runs.
+    /// The state is an enum naming the running child. A plain form enters
+    /// a child by writing its fresh state into the enum in place (the child
+    /// before it has finished). In a reactive form a child that is not the
+    /// remembered one runs on a fresh temporary state, moved into the enum
+    /// only if it returns `Running`; so it can re-tick earlier children
+    /// while a later one keeps its state, and halts the later one only when
+    /// an earlier child stops or runs.
     ///
     /// The plain forms resume at the remembered child: the body is a chain
     /// of nested blocks, one per child that can be resumed, and a `match`
@@ -141,22 +143,32 @@ impl Gen<'_> {
                 let setup = child.has_state.then(|| {
                     let child_place = self.place(c);
                     let child_ty = self.ty(c);
-                    quote! {
-                        let mut #temp: ::core::option::Option<#child_ty> = ::core::option::Option::None;
-                        let #child_place = match #place {
-                            #ty::#variant(#x) => #x,
-                            _ => #temp.insert(::core::default::Default::default()),
-                        };
+                    if reactive {
+                        quote! {
+                            let mut #temp: ::core::option::Option<#child_ty> = ::core::option::Option::None;
+                            let #child_place = match #place {
+                                #ty::#variant(#x) => #x,
+                                _ => #temp.insert(::core::default::Default::default()),
+                            };
+                        }
+                    } else {
+                        // The previous child has finished, so its state can
+                        // be overwritten in place: no temporary, no move.
+                        quote! {
+                            if !::core::matches!(*#place, #ty::#variant(..)) {
+                                *#place = #ty::#variant(::core::default::Default::default());
+                            }
+                            let #child_place = match #place {
+                                #ty::#variant(#x) => #x,
+                                _ => ::core::unreachable!(),
+                            };
+                        }
                     }
                 });
                 let eval = self.eval(c);
                 let decide = if child.can_run {
                     let remember = match (child.has_state, reactive) {
-                        (true, false) => quote! {
-                            if let ::core::option::Option::Some(#temp) = #temp {
-                                *#place = #ty::#variant(#temp);
-                            }
-                        },
+                        (true, false) => quote!(),
                         (true, true) => quote! {
                             if let ::core::option::Option::Some(#temp) = #temp {
                                 #place.halt(#args);
