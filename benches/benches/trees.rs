@@ -5,7 +5,7 @@
 
 use bt_bench::harness::{self, Imp, TreeId};
 use bt_bench::report::{COUNTS, group_id};
-use criterion::{BatchSize, Criterion, SamplingMode, Throughput};
+use criterion::{BatchSize, Criterion, Throughput};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
