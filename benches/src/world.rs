@@ -129,7 +129,7 @@ impl Agent {
     pub fn advance(&mut self) {
         self.tick += 1;
         let p = self.scenario.period();
-        if p != 0 && self.tick % p == 0 {
+        if p != 0 && self.tick.is_multiple_of(p) {
             self.draw();
         }
     }
