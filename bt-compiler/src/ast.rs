@@ -4,7 +4,8 @@
 //! the flat IR by [`crate::lower`]. Nothing here is validated beyond syntax.
 
 use proc_macro2::Span;
-use syn::{Attribute, Expr, Ident, Lifetime, Path, Type, Visibility};
+use proc_macro2::TokenStream;
+use syn::{Attribute, Expr, Ident, Lifetime, Pat, Path, Type, Visibility};
 
 /// Everything inside `behavior_tree! { ... }`: one or more trees.
 pub struct Input {
@@ -27,6 +28,8 @@ pub struct TreeDef {
 /// One parameter of the tree header: `me: &mut Agent`.
 #[derive(Clone)]
 pub struct Param {
+    /// `#[context]` marks the tick context binding.
+    pub context_attr: Option<Span>,
     pub name: Ident,
     pub ty: Type,
 }
@@ -34,6 +37,8 @@ pub struct Param {
 /// A node, with its optional label: `'flee: sequence { .. }`.
 pub struct Node {
     pub label: Option<Lifetime>,
+    /// The guard of a child of a decider group (`when x =>`, `else =>`).
+    pub guard: Option<Guard>,
     pub kind: NodeKind,
     /// Span of the node's head (keyword, expression or path), where errors
     /// about the node point.
@@ -56,6 +61,8 @@ pub enum NodeKind {
     Action(Expr),
     /// `success`, `failure` or `running`.
     Constant(Constant),
+    /// `wait(seconds)`
+    Wait { ident: Ident, args: Option<Args> },
     /// A stateful leaf type, e.g. `MoveTo { to: pos }` or `Idle`.
     Leaf { path: Path, literal: Expr },
     /// An embedded generated tree, e.g. `Patrol(me, cx)`.
@@ -66,6 +73,39 @@ pub enum NodeKind {
         paren: Span,
         call: Expr,
     },
+}
+
+/// What decides whether a child of a decider group may activate: clauses
+/// checked left to right, `=>`, then the child. `else =>` has no clauses.
+pub struct Guard {
+    pub clauses: Vec<Clause>,
+    /// The guard's tokens, for its source text.
+    pub tokens: TokenStream,
+}
+
+pub struct Clause {
+    pub kind: ClauseKind,
+    /// Span of the clause's keyword.
+    pub span: Span,
+    /// The clause's tokens, for its source text.
+    pub tokens: TokenStream,
+}
+
+pub enum ClauseKind {
+    /// `when <bool>`
+    When(Expr),
+    /// `when let PAT: Type = <expr>`
+    WhenLet {
+        pat: Box<Pat>,
+        ty: Option<Box<Type>>,
+        expr: Expr,
+    },
+    /// `score <f32>`
+    Score(Expr),
+    /// `every(seconds)`
+    Every(Option<Args>),
+    /// `flags(any = .., all = .., none = ..)` or `stimuli(..)`
+    Flags { stimuli: bool, args: Option<Args> },
 }
 
 /// Parenthesised arguments of a group keyword: `(3)` or `(success = 2, failure = 1)`.
@@ -100,6 +140,16 @@ pub enum GroupKeyword {
     ForceFailure,
     Repeat,
     Retry,
+    Prioritized,
+    Sequential,
+    Random,
+    Shuffle,
+    Scored,
+    Scope,
+    Timeout,
+    Delay,
+    Cooldown,
+    RunOnce,
 }
 
 impl GroupKeyword {
@@ -114,6 +164,16 @@ impl GroupKeyword {
         GroupKeyword::ForceFailure,
         GroupKeyword::Repeat,
         GroupKeyword::Retry,
+        GroupKeyword::Prioritized,
+        GroupKeyword::Sequential,
+        GroupKeyword::Random,
+        GroupKeyword::Shuffle,
+        GroupKeyword::Scored,
+        GroupKeyword::Scope,
+        GroupKeyword::Timeout,
+        GroupKeyword::Delay,
+        GroupKeyword::Cooldown,
+        GroupKeyword::RunOnce,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -128,6 +188,16 @@ impl GroupKeyword {
             GroupKeyword::ForceFailure => "force_failure",
             GroupKeyword::Repeat => "repeat",
             GroupKeyword::Retry => "retry",
+            GroupKeyword::Prioritized => "prioritized",
+            GroupKeyword::Sequential => "sequential",
+            GroupKeyword::Random => "random",
+            GroupKeyword::Shuffle => "shuffle",
+            GroupKeyword::Scored => "scored",
+            GroupKeyword::Scope => "scope",
+            GroupKeyword::Timeout => "timeout",
+            GroupKeyword::Delay => "delay",
+            GroupKeyword::Cooldown => "cooldown",
+            GroupKeyword::RunOnce => "run_once",
         }
     }
 
@@ -147,6 +217,31 @@ impl GroupKeyword {
                 | GroupKeyword::ForceFailure
                 | GroupKeyword::Repeat
                 | GroupKeyword::Retry
+                | GroupKeyword::Scope
+                | GroupKeyword::Timeout
+                | GroupKeyword::Delay
+                | GroupKeyword::Cooldown
+                | GroupKeyword::RunOnce
+        )
+    }
+
+    /// Decider groups: children may have guards.
+    pub fn is_decider(self) -> bool {
+        matches!(
+            self,
+            GroupKeyword::Prioritized
+                | GroupKeyword::Sequential
+                | GroupKeyword::Random
+                | GroupKeyword::Shuffle
+                | GroupKeyword::Scored
+        )
+    }
+
+    /// Nodes that read the time from the tick context.
+    pub fn needs_time(self) -> bool {
+        matches!(
+            self,
+            GroupKeyword::Timeout | GroupKeyword::Delay | GroupKeyword::Cooldown
         )
     }
 }
@@ -165,6 +260,9 @@ impl Constant {
 /// Every keyword that may start a node, for the "unknown node kind" message.
 pub fn known_keywords() -> Vec<&'static str> {
     let mut words: Vec<&str> = GroupKeyword::ALL.iter().map(|k| k.as_str()).collect();
-    words.extend(["cond", "action", "success", "failure", "running"]);
+    words.extend(["wait", "cond", "action", "success", "failure", "running"]);
     words
 }
+
+/// Words that start a guard clause.
+pub const GUARD_WORDS: &[&str] = &["when", "score", "every", "flags", "stimuli"];

@@ -4,7 +4,7 @@
 //! After [`check`] reports nothing, [`crate::lower`] may assume the tree is
 //! well formed.
 
-use crate::ast::{Arg, GroupKeyword, Input, Node, NodeKind, TreeDef};
+use crate::ast::{Arg, Args, ClauseKind, GroupKeyword, Input, Node, NodeKind, Param, TreeDef};
 use crate::errors::Errors;
 use proc_macro2::Span;
 use std::collections::HashMap;
@@ -19,13 +19,206 @@ pub fn check(input: &Input, errors: &mut Errors) {
     for tree in &input.trees {
         tree_has_exactly_one_root(tree, errors);
         labels_are_unique(tree, errors);
+        at_most_one_context(tree, errors);
         for node in tree.roots.iter().flat_map(walk) {
             leaf_has_mutable_agent(tree, node, errors);
-            if let NodeKind::Group { keyword, .. } = &node.kind {
-                group_has_children(node, *keyword, errors);
-                group_arguments_are_valid(node, *keyword, errors);
+            time_needs_a_context(tree, node, errors);
+            guard_is_valid(node, errors);
+            match &node.kind {
+                NodeKind::Group { keyword, .. } => {
+                    group_has_children(node, *keyword, errors);
+                    group_arguments_are_valid(node, *keyword, errors);
+                }
+                NodeKind::Wait { ident, args } => {
+                    duration_argument(ident, args.as_ref(), errors);
+                }
+                _ => {}
             }
         }
+    }
+}
+
+/// The tick context binding: the parameter marked `#[context]`, else the
+/// one whose type is `Ctx<..>`, `&Ctx<..>` or `&mut Ctx<..>`.
+pub fn context_param(params: &[Param]) -> Option<&Param> {
+    params
+        .iter()
+        .find(|p| p.context_attr.is_some())
+        .or_else(|| params.iter().find(|p| is_ctx_type(&p.ty)))
+}
+
+fn is_ctx_type(ty: &Type) -> bool {
+    match ty {
+        Type::Reference(r) => is_ctx_type(&r.elem),
+        Type::Paren(p) => is_ctx_type(&p.elem),
+        Type::Path(p) => {
+            p.qself.is_none() && p.path.segments.last().is_some_and(|s| s.ident == "Ctx")
+        }
+        _ => false,
+    }
+}
+
+/// A tree reads time and flags from one context.
+fn at_most_one_context(tree: &TreeDef, errors: &mut Errors) {
+    let marked: Vec<&Param> = tree
+        .params
+        .iter()
+        .filter(|p| p.context_attr.is_some())
+        .collect();
+    let candidates: Vec<&Param> = if marked.is_empty() {
+        tree.params.iter().filter(|p| is_ctx_type(&p.ty)).collect()
+    } else {
+        marked
+    };
+    if let [first, second, ..] = candidates.as_slice() {
+        let mut error = syn::Error::new(
+            second.name.span(),
+            format!(
+                "tree `{}` has two tick contexts, `{}` and `{}`; mark the one to use with \
+                 `#[context]`",
+                tree.name, first.name, second.name
+            ),
+        );
+        error.combine(syn::Error::new(first.name.span(), "first context here"));
+        errors.push(error);
+    }
+}
+
+/// Time nodes and flag or time guard clauses read the tick context.
+fn time_needs_a_context(tree: &TreeDef, node: &Node, errors: &mut Errors) {
+    if context_param(&tree.params).is_some() {
+        return;
+    }
+    let mut needs = Vec::new();
+    match &node.kind {
+        NodeKind::Group { keyword, ident, .. } if keyword.needs_time() => {
+            needs.push((
+                ident.span(),
+                format!("`{keyword}` reads the time", keyword = keyword.as_str()),
+            ));
+        }
+        NodeKind::Wait { ident, .. } => {
+            needs.push((ident.span(), "`wait` reads the time".to_string()))
+        }
+        _ => {}
+    }
+    for clause in node.guard.iter().flat_map(|g| &g.clauses) {
+        match &clause.kind {
+            ClauseKind::Every(_) => needs.push((clause.span, "`every` reads the time".to_string())),
+            ClauseKind::Flags { stimuli, .. } => needs.push((
+                clause.span,
+                if *stimuli {
+                    "`stimuli` reads the stimuli flags".to_string()
+                } else {
+                    "`flags` reads the decision flags".to_string()
+                },
+            )),
+            _ => {}
+        }
+    }
+    for (span, what) in needs {
+        errors.push(syn::Error::new(
+            span,
+            format!(
+                "{what} from the tick context, but tree `{}` has no context parameter; add one \
+                 to the header, e.g. `cx: &bt::Ctx<Flags, Senses>` (or mark a binding whose type \
+                 implements `bt::Context` with `#[context]`)",
+                tree.name
+            ),
+        ));
+    }
+}
+
+/// Guard clauses: at most one `when let`, with its type; well-formed
+/// `every(..)`, `flags(..)` and `stimuli(..)` arguments.
+fn guard_is_valid(node: &Node, errors: &mut Errors) {
+    let Some(guard) = &node.guard else { return };
+    let mut binding: Option<Span> = None;
+    for clause in &guard.clauses {
+        match &clause.kind {
+            ClauseKind::WhenLet { pat, ty, .. } => {
+                if let Some(first) = binding {
+                    let mut error = syn::Error::new(
+                        clause.span,
+                        "a guard binds at most one `when let`; match a tuple to bind several values",
+                    );
+                    error.combine(syn::Error::new(first, "first `when let` here"));
+                    errors.push(error);
+                }
+                binding = Some(clause.span);
+                if ty.is_none() {
+                    let span = pat.span();
+                    let pat = quote::quote!(#pat).to_string();
+                    errors.push(syn::Error::new(
+                        span,
+                        format!(
+                            "`when let` needs the type of the value it matches, because the \
+                             agent's state keeps the value while the child runs: write \
+                             `when let {pat}: Type = ..`"
+                        ),
+                    ));
+                }
+            }
+            ClauseKind::Every(args) => {
+                let ident = syn::Ident::new("every", clause.span);
+                duration_argument(&ident, args.as_ref(), errors);
+            }
+            ClauseKind::Flags { stimuli, args } => {
+                let word = if *stimuli { "stimuli" } else { "flags" };
+                flag_arguments(word, clause.span, args.as_ref(), errors);
+            }
+            ClauseKind::When(_) | ClauseKind::Score(_) => {}
+        }
+    }
+}
+
+/// `flags(any = A, all = B, none = C)`: named, each at most once, at least one.
+fn flag_arguments(word: &str, span: Span, args: Option<&Args>, errors: &mut Errors) {
+    let example = format!("`{word}(any = A | B, none = C)`");
+    let Some(args) = args.filter(|a| !a.items.is_empty()) else {
+        errors.push(syn::Error::new(
+            span,
+            format!("`{word}` needs at least one of `any`, `all`, `none`, as in {example}"),
+        ));
+        return;
+    };
+    let mut seen: HashMap<String, Span> = HashMap::new();
+    for arg in &args.items {
+        let Some(name) = &arg.name else {
+            errors.push(syn::Error::new(
+                arg.value.span(),
+                format!("`{word}` arguments are named `any`, `all` or `none`, as in {example}"),
+            ));
+            continue;
+        };
+        let key = name.to_string();
+        if !["any", "all", "none"].contains(&key.as_str()) {
+            errors.push(syn::Error::new(
+                name.span(),
+                format!("unknown `{word}` argument `{key}`; expected `any`, `all` or `none`"),
+            ));
+        } else if let Some(first) = seen.get(&key) {
+            let mut error = syn::Error::new(name.span(), format!("`{key}` is given twice"));
+            error.combine(syn::Error::new(*first, format!("`{key}` first given here")));
+            errors.push(error);
+        } else {
+            seen.insert(key, name.span());
+        }
+    }
+}
+
+/// `wait(2.5)`, `every(1)`: one positional duration in seconds.
+fn duration_argument(ident: &syn::Ident, args: Option<&Args>, errors: &mut Errors) {
+    match args.map(|a| a.items.as_slice()) {
+        Some([Arg { name: None, .. }]) => {}
+        None | Some([]) => errors.push(syn::Error::new(
+            ident.span(),
+            format!("`{ident}` needs a duration in seconds, as in `{ident}(2.5)`"),
+        )),
+        Some(_) => errors.push(syn::Error::new(
+            args.map_or(ident.span(), |a| a.span),
+            format!("`{ident}` takes a single duration in seconds, as in `{ident}(2.5)`"),
+        )),
     }
 }
 
@@ -188,7 +381,25 @@ fn group_arguments_are_valid(node: &Node, keyword: GroupKeyword, errors: &mut Er
         return;
     };
     let word = keyword.as_str();
+    if keyword.is_decider() && children.len() > MAX_PARALLEL_CHILDREN {
+        errors.push(syn::Error::new(
+            ident.span(),
+            format!(
+                "`{word}` supports at most {MAX_PARALLEL_CHILDREN} children, found {}",
+                children.len()
+            ),
+        ));
+    }
     match keyword {
+        GroupKeyword::Timeout | GroupKeyword::Delay | GroupKeyword::Cooldown => {
+            duration_argument(ident, args.as_ref(), errors);
+        }
+        GroupKeyword::Prioritized
+        | GroupKeyword::Sequential
+        | GroupKeyword::Random
+        | GroupKeyword::Shuffle
+        | GroupKeyword::Scored => decider_arguments(keyword, ident, args.as_ref(), errors),
+        GroupKeyword::Scope => scope_arguments(ident, args.as_ref(), errors),
         GroupKeyword::Repeat | GroupKeyword::Retry => {
             let example = format!("`{word}(3) {{ .. }}`");
             match args.as_ref().map(|a| a.items.as_slice()) {
@@ -228,6 +439,93 @@ fn group_arguments_are_valid(node: &Node, keyword: GroupKeyword, errors: &mut Er
                     format!("`{word}` takes no arguments"),
                 ));
             }
+        }
+    }
+}
+
+/// `random(rng)` and `shuffle(rng)` take the RNG first; every decider group
+/// may take `redecides = N`.
+fn decider_arguments(
+    keyword: GroupKeyword,
+    ident: &syn::Ident,
+    args: Option<&Args>,
+    errors: &mut Errors,
+) {
+    let word = keyword.as_str();
+    let wants_rng = matches!(keyword, GroupKeyword::Random | GroupKeyword::Shuffle);
+    let items = args.map(|a| a.items.as_slice()).unwrap_or_default();
+    let positional = items.iter().filter(|a| a.name.is_none()).count();
+    if wants_rng && positional == 0 {
+        errors.push(syn::Error::new(
+            ident.span(),
+            format!(
+                "`{word}` needs the random number generator to draw from, as in `{word}(rng) {{ .. }}` \
+                 with `rng: &mut impl bt::rand_core::Rng` (or `{word}(&mut agent.rng)`)"
+            ),
+        ));
+    }
+    let mut positional_seen = 0;
+    let mut redecides_seen = false;
+    for arg in items {
+        match &arg.name {
+            None => {
+                positional_seen += 1;
+                if !wants_rng || positional_seen > 1 {
+                    errors.push(syn::Error::new(
+                        arg.value.span(),
+                        if wants_rng {
+                            format!(
+                                "`{word}` takes one random number generator, then `redecides = N`"
+                            )
+                        } else {
+                            format!("`{word}` takes only `redecides = N`")
+                        },
+                    ));
+                }
+            }
+            Some(name) if name == "redecides" && !redecides_seen => {
+                redecides_seen = true;
+                if let Err(e) = count(&arg.value) {
+                    errors.push(e);
+                }
+            }
+            Some(name) => errors.push(syn::Error::new(
+                name.span(),
+                format!("unknown or repeated `{word}` argument `{name}`; expected `redecides = N`"),
+            )),
+        }
+    }
+}
+
+/// `scope(enter = .., tick = .., exit = ..)`: named hooks, at least one.
+fn scope_arguments(ident: &syn::Ident, args: Option<&Args>, errors: &mut Errors) {
+    let items = args.map(|a| a.items.as_slice()).unwrap_or_default();
+    if items.is_empty() {
+        errors.push(syn::Error::new(
+            ident.span(),
+            "`scope` needs at least one hook: `scope(enter = .., tick = .., exit = ..) { .. }`",
+        ));
+    }
+    let mut seen: HashMap<String, Span> = HashMap::new();
+    for arg in items {
+        let Some(name) = &arg.name else {
+            errors.push(syn::Error::new(
+                arg.value.span(),
+                "`scope` hooks are named: `enter = ..`, `tick = ..`, `exit = ..`",
+            ));
+            continue;
+        };
+        let key = name.to_string();
+        if !["enter", "tick", "exit"].contains(&key.as_str()) {
+            errors.push(syn::Error::new(
+                name.span(),
+                format!("unknown `scope` hook `{key}`; expected `enter`, `tick` or `exit`"),
+            ));
+        } else if seen.insert(key.clone(), name.span()).is_some() {
+            errors.push(syn::Error::new(
+                name.span(),
+                format!("`{key}` is given twice"),
+            ));
         }
     }
 }

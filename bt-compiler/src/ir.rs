@@ -7,7 +7,7 @@
 //! `has_state`.
 
 use crate::ast::Constant;
-use syn::{Attribute, Expr, Ident, Path, Type, Visibility};
+use syn::{Attribute, Expr, Ident, Pat, Path, Type, Visibility};
 
 pub struct Tree {
     pub attrs: Vec<Attribute>,
@@ -16,6 +16,8 @@ pub struct Tree {
     pub params: Vec<crate::ast::Param>,
     /// `A` of a first parameter declared `&mut A`: what stateful leaves receive.
     pub agent: Option<Type>,
+    /// The tick context binding, if the tree has one.
+    pub context: Option<Ident>,
     pub nodes: Vec<Node>,
 }
 
@@ -32,6 +34,8 @@ pub struct Node {
     pub column: u32,
     /// Source text of the node's head, for metadata and comments.
     pub detail: String,
+    /// The guard, for a child of a decider group.
+    pub guard: Option<Guard>,
     /// The node may return `Running`, so its parent must remember it.
     pub can_run: bool,
     /// The node keeps memory between ticks, stored by its parent while it
@@ -39,6 +43,8 @@ pub struct Node {
     pub has_state: bool,
 }
 
+// A handful per tree, built once per expansion: size does not matter.
+#[allow(clippy::large_enum_variant)]
 pub enum Kind {
     /// e.g. `sequence { a, b }`
     Sequence,
@@ -61,6 +67,29 @@ pub enum Kind {
     Repeat(u32),
     /// e.g. `retry(3) { a }`
     Retry(u32),
+    /// e.g. `prioritized { when x => a, else => b }`; `rng` for `random`
+    /// and `shuffle`.
+    Decider {
+        policy: Policy,
+        rng: Option<Expr>,
+        redecides: Option<u32>,
+    },
+    /// e.g. `scope(enter = me.join(), exit = me.leave()) { a }`
+    Scope {
+        enter: Option<Expr>,
+        tick: Option<Expr>,
+        exit: Option<Expr>,
+    },
+    /// e.g. `wait(2.0)`
+    Wait(Expr),
+    /// e.g. `timeout(5.0) { a }`
+    Timeout(Expr),
+    /// e.g. `delay(1.0) { a }`
+    Delay(Expr),
+    /// e.g. `cooldown(3.0) { a }`
+    Cooldown(Expr),
+    /// `run_once { a }`
+    RunOnce,
     /// e.g. `cond me.hp < 20.0`
     Cond(Expr),
     /// e.g. `action me.attack()`
@@ -77,10 +106,81 @@ pub enum Kind {
     },
 }
 
+/// How a decider group chooses a child.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Policy {
+    Prioritized,
+    Sequential,
+    Random,
+    Shuffle,
+    Scored,
+}
+
+/// A decider child's guard: clauses checked left to right.
+pub struct Guard {
+    pub clauses: Vec<Clause>,
+    /// Source text of the whole guard (`else` for none).
+    pub text: String,
+}
+
+impl Guard {
+    /// The `when let` clause's pattern and type, if any.
+    pub fn binding(&self) -> Option<(&Pat, &Type)> {
+        self.clauses.iter().find_map(|c| match &c.kind {
+            ClauseKind::WhenLet { pat, ty, .. } => Some((pat, ty)),
+            _ => None,
+        })
+    }
+
+    pub fn has_every(&self) -> Option<&Expr> {
+        self.clauses.iter().find_map(|c| match &c.kind {
+            ClauseKind::Every(e) => Some(e),
+            _ => None,
+        })
+    }
+}
+
+pub struct Clause {
+    pub kind: ClauseKind,
+    /// Source text, for trace output.
+    pub text: String,
+}
+
+#[allow(clippy::large_enum_variant)]
+pub enum ClauseKind {
+    When(Expr),
+    WhenLet {
+        pat: Pat,
+        ty: Type,
+        expr: Expr,
+    },
+    Score(Expr),
+    Every(Expr),
+    Flags {
+        stimuli: bool,
+        mode: FlagMode,
+        expr: Expr,
+    },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum FlagMode {
+    Any,
+    All,
+    None,
+}
+
 impl Kind {
     /// Decorators whose state is exactly their child's.
     pub fn is_transparent(&self) -> bool {
-        matches!(self, Kind::Invert | Kind::ForceSuccess | Kind::ForceFailure)
+        matches!(
+            self,
+            Kind::Invert
+                | Kind::ForceSuccess
+                | Kind::ForceFailure
+                | Kind::Cooldown(_)
+                | Kind::RunOnce
+        )
     }
 
     /// Composites whose state is an enum of the running child.
@@ -104,6 +204,19 @@ impl Kind {
             Kind::ForceFailure => "ForceFailure",
             Kind::Repeat(_) => "Repeat",
             Kind::Retry(_) => "Retry",
+            Kind::Decider { policy, .. } => match policy {
+                Policy::Prioritized => "Prioritized",
+                Policy::Sequential => "Sequential",
+                Policy::Random => "Random",
+                Policy::Shuffle => "Shuffle",
+                Policy::Scored => "Scored",
+            },
+            Kind::Scope { .. } => "Scope",
+            Kind::Wait(_) => "Wait",
+            Kind::Timeout(_) => "Timeout",
+            Kind::Delay(_) => "Delay",
+            Kind::Cooldown(_) => "Cooldown",
+            Kind::RunOnce => "RunOnce",
             Kind::Cond(_) => "Cond",
             Kind::Action(_) => "Action",
             Kind::Constant(Constant::Success) => "Success",
@@ -127,7 +240,8 @@ impl Tree {
     pub fn has_named_type(&self, id: usize) -> bool {
         let node = self.node(id);
         match node.kind {
-            Kind::Parallel { .. } | Kind::Repeat(_) | Kind::Retry(_) => true,
+            Kind::Parallel { .. } | Kind::Repeat(_) | Kind::Retry(_) | Kind::Delay(_) => true,
+            Kind::Decider { .. } | Kind::Scope { .. } | Kind::Timeout(_) => node.has_state,
             _ => node.kind.is_one_of() && node.has_state,
         }
     }

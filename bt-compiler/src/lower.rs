@@ -3,7 +3,7 @@
 
 use crate::ast::{self, Constant, GroupKeyword, NodeKind};
 use crate::check;
-use crate::ir::{Kind, Node, Tree};
+use crate::ir::{self, FlagMode, Kind, Node, Policy, Tree};
 use proc_macro2::Span;
 use quote::ToTokens;
 
@@ -24,6 +24,7 @@ pub fn lower(tree: &ast::TreeDef) -> Tree {
             .first()
             .and_then(|p| check::agent_type(&p.ty))
             .cloned(),
+        context: check::context_param(&tree.params).map(|p| p.name.clone()),
         nodes,
     }
 }
@@ -65,6 +66,13 @@ fn push(node: &ast::Node, parent: Option<usize>, depth: usize, nodes: &mut Vec<N
             format!("action {}", expr_text(e)),
         ),
         NodeKind::Constant(c) => (Kind::Constant(*c), None, constant_word(*c).to_string()),
+        NodeKind::Wait { ident, args } => {
+            let detail = match args {
+                Some(a) => format!("{ident}{}", source(a.span, || args_text(a))),
+                None => ident.to_string(),
+            };
+            (Kind::Wait(duration(args.as_ref())), None, detail)
+        }
         NodeKind::Leaf { path, literal } => (
             Kind::Leaf {
                 path: path.clone(),
@@ -98,6 +106,7 @@ fn push(node: &ast::Node, parent: Option<usize>, depth: usize, nodes: &mut Vec<N
         line: start.line as u32,
         column: start.column as u32 + 1,
         detail,
+        guard: node.guard.as_ref().map(guard),
         can_run: false,
         has_state: false,
     });
@@ -137,7 +146,111 @@ fn group_kind(keyword: GroupKeyword, args: Option<&ast::Args>, children: usize) 
         GroupKeyword::ForceFailure => Kind::ForceFailure,
         GroupKeyword::Repeat => Kind::Repeat(positional()),
         GroupKeyword::Retry => Kind::Retry(positional()),
+        GroupKeyword::Prioritized
+        | GroupKeyword::Sequential
+        | GroupKeyword::Random
+        | GroupKeyword::Shuffle
+        | GroupKeyword::Scored => Kind::Decider {
+            policy: match keyword {
+                GroupKeyword::Prioritized => Policy::Prioritized,
+                GroupKeyword::Sequential => Policy::Sequential,
+                GroupKeyword::Random => Policy::Random,
+                GroupKeyword::Shuffle => Policy::Shuffle,
+                _ => Policy::Scored,
+            },
+            rng: args
+                .and_then(|a| a.items.iter().find(|a| a.name.is_none()))
+                .map(|a| a.value.clone()),
+            redecides: named("redecides"),
+        },
+        GroupKeyword::Scope => {
+            let hook = |name: &str| {
+                args.into_iter()
+                    .flat_map(|a| &a.items)
+                    .find(|a| a.name.as_ref().is_some_and(|n| n == name))
+                    .map(|a| a.value.clone())
+            };
+            Kind::Scope {
+                enter: hook("enter"),
+                tick: hook("tick"),
+                exit: hook("exit"),
+            }
+        }
+        GroupKeyword::Timeout => Kind::Timeout(duration(args)),
+        GroupKeyword::Delay => Kind::Delay(duration(args)),
+        GroupKeyword::Cooldown => Kind::Cooldown(duration(args)),
+        GroupKeyword::RunOnce => Kind::RunOnce,
     }
+}
+
+/// The single duration argument, an integer literal read as seconds
+/// (`wait(2)` means `wait(2.0)`).
+fn duration(args: Option<&ast::Args>) -> syn::Expr {
+    let value = args
+        .and_then(|a| a.items.first())
+        .map(|a| a.value.clone())
+        .unwrap_or_else(|| syn::parse_quote!(0.0));
+    seconds(value)
+}
+
+fn seconds(value: syn::Expr) -> syn::Expr {
+    if let syn::Expr::Lit(lit) = &value
+        && let syn::Lit::Int(int) = &lit.lit
+        && int.suffix().is_empty()
+    {
+        let float = syn::LitFloat::new(&format!("{}.0", int.base10_digits()), int.span());
+        return syn::Expr::Lit(syn::ExprLit {
+            attrs: Vec::new(),
+            lit: syn::Lit::Float(float),
+        });
+    }
+    value
+}
+
+fn guard(guard: &ast::Guard) -> ir::Guard {
+    let mut clauses = Vec::new();
+    for clause in &guard.clauses {
+        let text = tokens_text(clause.tokens.clone());
+        let mut push = |kind| {
+            clauses.push(ir::Clause {
+                kind,
+                text: text.clone(),
+            })
+        };
+        match &clause.kind {
+            ast::ClauseKind::When(e) => push(ir::ClauseKind::When(e.clone())),
+            ast::ClauseKind::WhenLet { pat, ty, expr } => push(ir::ClauseKind::WhenLet {
+                pat: (**pat).clone(),
+                ty: ty
+                    .as_deref()
+                    .cloned()
+                    .unwrap_or_else(|| syn::parse_quote!(_)),
+                expr: expr.clone(),
+            }),
+            ast::ClauseKind::Score(e) => push(ir::ClauseKind::Score(e.clone())),
+            ast::ClauseKind::Every(args) => push(ir::ClauseKind::Every(duration(args.as_ref()))),
+            ast::ClauseKind::Flags { stimuli, args } => {
+                for arg in args.iter().flat_map(|a| &a.items) {
+                    let mode = match arg.name.as_ref().map(|n| n.to_string()).as_deref() {
+                        Some("all") => FlagMode::All,
+                        Some("none") => FlagMode::None,
+                        _ => FlagMode::Any,
+                    };
+                    push(ir::ClauseKind::Flags {
+                        stimuli: *stimuli,
+                        mode,
+                        expr: arg.value.clone(),
+                    });
+                }
+            }
+        }
+    }
+    let text = if guard.clauses.is_empty() {
+        "else".to_string()
+    } else {
+        tokens_text(guard.tokens.clone())
+    };
+    ir::Guard { clauses, text }
 }
 
 /// Bottom-up: children have larger ids than their parent, so a reverse
@@ -153,9 +266,12 @@ fn analyse(nodes: &mut [Node]) {
             Kind::Cond(_) | Kind::Constant(Constant::Success | Constant::Failure) => (false, false),
             Kind::Action(_) | Kind::Constant(Constant::Running) => (true, false),
             Kind::Leaf { .. } | Kind::Subtree { .. } => (true, true),
-            Kind::Invert | Kind::ForceSuccess | Kind::ForceFailure => {
-                (any_child_runs, only_child_state)
-            }
+            Kind::Invert
+            | Kind::ForceSuccess
+            | Kind::ForceFailure
+            | Kind::Cooldown(_)
+            | Kind::RunOnce => (any_child_runs, only_child_state),
+            Kind::Wait(_) | Kind::Delay(_) => (true, true),
             _ => (any_child_runs, any_child_runs),
         };
         nodes[id].can_run = can_run;
@@ -180,8 +296,13 @@ fn source(span: Span, fallback: impl FnOnce() -> String) -> String {
 /// available to stable proc macros, so the text is rebuilt from its tokens,
 /// with a space wherever the source had a gap between two tokens.
 fn expr_text(expr: &syn::Expr) -> String {
+    tokens_text(expr.to_token_stream())
+}
+
+/// The user's text of a token sequence, as for [`expr_text`].
+fn tokens_text(stream: proc_macro2::TokenStream) -> String {
     let mut tokens = Vec::new();
-    flatten(expr.to_token_stream(), &mut tokens);
+    flatten(stream, &mut tokens);
     let mut text = String::new();
     let mut last_end = None;
     for (token, start, end) in tokens {

@@ -1,12 +1,16 @@
 //! tokens -> [`ast`](crate::ast), recovering after each bad node or tree so
 //! that every syntax error in the input is reported in one go.
 
-use crate::ast::{Arg, Args, Constant, GroupKeyword, Input, Node, NodeKind, Param, TreeDef};
+use crate::ast::{
+    Arg, Args, Clause, ClauseKind, Constant, GUARD_WORDS, GroupKeyword, Guard, Input, Node,
+    NodeKind, Param, TreeDef,
+};
 use crate::errors::Errors;
 use proc_macro2::{Span, TokenStream, TokenTree};
+use quote::ToTokens;
 use syn::parse::{Parse, ParseStream, Parser};
 use syn::spanned::Spanned;
-use syn::{Attribute, Expr, Ident, Lifetime, Token, Visibility, braced, parenthesized};
+use syn::{Attribute, Expr, Ident, Lifetime, Pat, Token, Visibility, braced, parenthesized};
 
 mod kw {
     syn::custom_keyword!(tree);
@@ -72,7 +76,7 @@ fn parse_tree(input: ParseStream, errors: &mut Errors) -> syn::Result<TreeDef> {
     }
     let body;
     let brace = braced!(body in input);
-    let roots = parse_nodes(&body, errors);
+    let roots = parse_nodes(&body, errors, false);
     Ok(TreeDef {
         attrs,
         vis,
@@ -83,19 +87,36 @@ fn parse_tree(input: ParseStream, errors: &mut Errors) -> syn::Result<TreeDef> {
     })
 }
 
-/// `name: Type`
+/// `[#[context]] name: Type`
 fn parse_param(input: ParseStream) -> syn::Result<Param> {
+    let mut context_attr = None;
+    for attr in input.call(Attribute::parse_outer)? {
+        if attr.path().is_ident("context") && matches!(attr.meta, syn::Meta::Path(_)) {
+            context_attr = Some(attr.pound_token.span);
+        } else {
+            return Err(syn::Error::new_spanned(
+                attr,
+                "the only attribute a tree parameter takes is `#[context]`, which marks the \
+                 tick context",
+            ));
+        }
+    }
     let name: Ident = input.parse()?;
     input.parse::<Token![:]>()?;
     let ty = input.parse()?;
-    Ok(Param { name, ty })
+    Ok(Param {
+        context_attr,
+        name,
+        ty,
+    })
 }
 
 /// A comma-separated list of nodes; a bad node is reported and skipped.
-fn parse_nodes(input: ParseStream, errors: &mut Errors) -> Vec<Node> {
+/// In a decider group (`deciders`), each node may have a guard.
+fn parse_nodes(input: ParseStream, errors: &mut Errors, deciders: bool) -> Vec<Node> {
     let mut nodes = Vec::new();
     while !input.is_empty() {
-        match parse_node(input, errors) {
+        match parse_node(input, errors, deciders) {
             Ok(node) => nodes.push(node),
             Err(e) => {
                 errors.push(e);
@@ -116,7 +137,7 @@ fn parse_nodes(input: ParseStream, errors: &mut Errors) -> Vec<Node> {
     nodes
 }
 
-fn parse_node(input: ParseStream, errors: &mut Errors) -> syn::Result<Node> {
+fn parse_node(input: ParseStream, errors: &mut Errors, deciders: bool) -> syn::Result<Node> {
     let label = if input.peek(Lifetime) {
         let label: Lifetime = input.parse()?;
         input.parse::<Token![:]>()?;
@@ -124,6 +145,150 @@ fn parse_node(input: ParseStream, errors: &mut Errors) -> syn::Result<Node> {
     } else {
         None
     };
+    let starts_guard = input.peek(Token![else])
+        || input
+            .fork()
+            .parse::<Ident>()
+            .is_ok_and(|i| GUARD_WORDS.contains(&i.to_string().as_str()));
+    let guard = if starts_guard {
+        if !deciders {
+            let span = input.span();
+            let _: TokenTree = input.parse()?;
+            skip_to_comma(input);
+            return Err(syn::Error::new(
+                span,
+                "guards (`when .. =>`, `else =>`) are only allowed on the children of decider \
+                 groups: prioritized, sequential, random, shuffle, scored",
+            ));
+        }
+        Some(parse_guard(input)?)
+    } else {
+        None
+    };
+    let mut node = parse_unguarded(input, label, errors)?;
+    node.guard = guard;
+    Ok(node)
+}
+
+/// `clause clause .. =>` or `else =>`.
+fn parse_guard(input: ParseStream) -> syn::Result<Guard> {
+    let start = input.fork();
+    let mut clauses = Vec::new();
+    if input.peek(Token![else]) {
+        input.parse::<Token![else]>()?;
+    } else {
+        while !input.peek(Token![=>]) {
+            if input.is_empty() || input.peek(Token![,]) {
+                return Err(input.error("expected `=>` and the child after the guard"));
+            }
+            clauses.push(parse_clause(input)?);
+        }
+    }
+    let tokens = tokens_between(&start, input);
+    if !input.peek(Token![=>]) {
+        return Err(input.error("expected `=>` after `else`"));
+    }
+    input.parse::<Token![=>]>()?;
+    Ok(Guard { clauses, tokens })
+}
+
+fn parse_clause(input: ParseStream) -> syn::Result<Clause> {
+    let start = input.fork();
+    let word: Ident = input.parse().map_err(|_| {
+        input.error(format!(
+            "expected a guard clause ({}) or `=>`",
+            GUARD_WORDS
+                .iter()
+                .map(|w| format!("`{w}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+    })?;
+    let span = word.span();
+    let kind = match word.to_string().as_str() {
+        "when" if input.peek(Token![let]) => {
+            input.parse::<Token![let]>()?;
+            let pat = Pat::parse_single(input)?;
+            let ty = if input.peek(Token![:]) {
+                input.parse::<Token![:]>()?;
+                Some(Box::new(input.parse()?))
+            } else {
+                None
+            };
+            input.parse::<Token![=]>()?;
+            ClauseKind::WhenLet {
+                pat: Box::new(pat),
+                ty,
+                expr: Expr::parse_without_eager_brace(input)?,
+            }
+        }
+        "when" => ClauseKind::When(Expr::parse_without_eager_brace(input)?),
+        "score" => ClauseKind::Score(Expr::parse_without_eager_brace(input)?),
+        "every" => ClauseKind::Every(parse_args(input)?),
+        "flags" | "stimuli" => ClauseKind::Flags {
+            stimuli: word == "stimuli",
+            args: parse_args(input)?,
+        },
+        _ => {
+            return Err(syn::Error::new(
+                span,
+                format!(
+                    "unknown guard clause `{word}`; expected one of: {}",
+                    GUARD_WORDS.join(", ")
+                ),
+            ));
+        }
+    };
+    Ok(Clause {
+        kind,
+        span,
+        tokens: tokens_between(&start, input),
+    })
+}
+
+/// The tokens consumed between `start` (a fork taken earlier) and `end`.
+fn tokens_between(start: ParseStream, end: ParseStream) -> TokenStream {
+    let mut tokens = TokenStream::new();
+    let _ = start.step(|cursor| {
+        let mut rest = *cursor;
+        while rest != end.cursor() {
+            match rest.token_tree() {
+                Some((tt, next)) => {
+                    tt.to_tokens(&mut tokens);
+                    rest = next;
+                }
+                None => break,
+            }
+        }
+        Ok(((), rest))
+    });
+    tokens
+}
+
+/// `(args)` if present.
+fn parse_args(input: ParseStream) -> syn::Result<Option<Args>> {
+    if !input.peek(syn::token::Paren) {
+        return Ok(None);
+    }
+    let content;
+    let paren = parenthesized!(content in input);
+    let items = content
+        .parse_terminated(Expr::parse, Token![,])?
+        .into_iter()
+        .map(arg_of)
+        .collect();
+    Ok(Some(Args {
+        span: paren.span.join(),
+        items,
+    }))
+}
+
+/// A node after its label and guard.
+fn parse_unguarded(
+    input: ParseStream,
+    label: Option<Lifetime>,
+    errors: &mut Errors,
+) -> syn::Result<Node> {
     let keyword = input.fork().parse::<Ident>().ok().filter(|ident| {
         !input.peek2(Token![::])
             && ident
@@ -141,6 +306,12 @@ fn parse_node(input: ParseStream, errors: &mut Errors) -> syn::Result<Node> {
     } else if word == "action" {
         input.parse::<Ident>()?;
         NodeKind::Action(input.parse()?)
+    } else if word == "wait" {
+        let ident = input.parse::<Ident>()?;
+        NodeKind::Wait {
+            ident,
+            args: parse_args(input)?,
+        }
     } else if let Some(constant) = Constant::from_str(&word) {
         input.parse::<Ident>()?;
         NodeKind::Constant(constant)
@@ -166,7 +337,12 @@ fn parse_node(input: ParseStream, errors: &mut Errors) -> syn::Result<Node> {
             ),
         ));
     };
-    Ok(Node { label, kind, span })
+    Ok(Node {
+        label,
+        guard: None,
+        kind,
+        span,
+    })
 }
 
 /// `keyword [(args)] { children }`
@@ -176,21 +352,7 @@ fn parse_group(
     ident: Ident,
     errors: &mut Errors,
 ) -> syn::Result<NodeKind> {
-    let args = if input.peek(syn::token::Paren) {
-        let content;
-        let paren = parenthesized!(content in input);
-        let items = content
-            .parse_terminated(Expr::parse, Token![,])?
-            .into_iter()
-            .map(arg_of)
-            .collect();
-        Some(Args {
-            span: paren.span.join(),
-            items,
-        })
-    } else {
-        None
-    };
+    let args = parse_args(input)?;
     if !input.peek(syn::token::Brace) {
         let what = if keyword.is_decorator() {
             "its child"
@@ -201,7 +363,7 @@ fn parse_group(
     }
     let content;
     let brace = braced!(content in input);
-    let children = parse_nodes(&content, errors);
+    let children = parse_nodes(&content, errors, keyword.is_decider());
     Ok(NodeKind::Group {
         keyword,
         ident,
@@ -253,7 +415,12 @@ fn parse_path_node(input: ParseStream, label: Option<Lifetime>) -> syn::Result<N
         },
         _ => return Err(not_a_node(span)),
     };
-    Ok(Node { label, kind, span })
+    Ok(Node {
+        label,
+        guard: None,
+        kind,
+        span,
+    })
 }
 
 fn not_a_node(span: Span) -> syn::Error {

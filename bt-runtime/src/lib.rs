@@ -8,17 +8,32 @@
 //! What lives here:
 //! - [`Status`], the result of ticking any node;
 //! - [`Leaf`], the trait a stateful leaf type implements (start / tick / halt);
+//! - [`Ctx`] and [`Context`], the tick context: time, decision flags, stimuli
+//!   flags, agent id and trace hook;
+//! - [`Stimuli`], a fixed-capacity store of an agent's timed stimuli;
+//! - [`trace`], leveled trace output that costs nothing when off;
 //! - [`BehaviorTree`], implemented by every generated tree, with its static
-//!   node table ([`NodeInfo`]) and a walk over an agent's active path.
+//!   node table ([`NodeInfo`]), a walk over an agent's active path and
+//!   [`print_state`](BehaviorTree::print_state).
 #![no_std]
 
 #[cfg(feature = "std")]
 extern crate std;
 
+mod context;
+pub mod decide;
 mod leaf;
 mod meta;
 mod status;
+mod stimuli;
+pub mod trace;
 
+pub use bitflags;
+pub use context::{Context, Ctx, NoFlags, flags};
+pub use decide::{HookResult, TickError};
 pub use leaf::Leaf;
 pub use meta::{ActiveNode, BehaviorTree, NodeInfo, NodeKind};
+pub use rand_core;
 pub use status::Status;
+pub use stimuli::{Stimuli, StimuliFull, Stimulus};
+pub use trace::{NoTrace, Trace, TraceEvent, Tracer};

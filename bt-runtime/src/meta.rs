@@ -23,6 +23,28 @@ pub enum NodeKind {
     Repeat,
     /// `retry(n) { .. }`
     Retry,
+    /// `prioritized { guard => child, .. }` (Spore's prioritized list)
+    Prioritized,
+    /// `sequential { .. }`: deciders chosen in turn
+    Sequential,
+    /// `random(rng) { .. }`: deciders chosen at random
+    Random,
+    /// `shuffle(rng) { .. }`: each decider once, in random order, per round
+    Shuffle,
+    /// `scored { score .. => child, .. }`: the best score wins
+    Scored,
+    /// `scope(enter = .., tick = .., exit = ..) { .. }`
+    Scope,
+    /// `wait(seconds)`
+    Wait,
+    /// `timeout(seconds) { .. }`
+    Timeout,
+    /// `delay(seconds) { .. }`
+    Delay,
+    /// `cooldown(seconds) { .. }`
+    Cooldown,
+    /// `run_once { .. }`
+    RunOnce,
     /// `cond <bool expression>`
     Cond,
     /// `action <Status expression>`
@@ -54,6 +76,17 @@ impl NodeKind {
             NodeKind::ForceFailure => "force_failure",
             NodeKind::Repeat => "repeat",
             NodeKind::Retry => "retry",
+            NodeKind::Prioritized => "prioritized",
+            NodeKind::Sequential => "sequential",
+            NodeKind::Random => "random",
+            NodeKind::Shuffle => "shuffle",
+            NodeKind::Scored => "scored",
+            NodeKind::Scope => "scope",
+            NodeKind::Wait => "wait",
+            NodeKind::Timeout => "timeout",
+            NodeKind::Delay => "delay",
+            NodeKind::Cooldown => "cooldown",
+            NodeKind::RunOnce => "run_once",
             NodeKind::Cond => "cond",
             NodeKind::Action => "action",
             NodeKind::Leaf => "leaf",
@@ -98,6 +131,9 @@ pub struct NodeInfo {
     /// `action`, the leaf literal, the subtree call, or the keyword with its
     /// arguments for composites and decorators.
     pub detail: &'static str,
+    /// Source text of the node's guard when it is a child of a decider
+    /// group (`when me.hp < 20.0`, `else`); `None` otherwise.
+    pub guard: Option<&'static str>,
 }
 
 impl NodeInfo {
@@ -109,13 +145,17 @@ impl NodeInfo {
 
 /// One entry of an agent's active path, as reported by
 /// [`BehaviorTree::visit_active`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ActiveNode {
     /// The node.
     pub info: &'static NodeInfo,
     /// Depth in the whole tree, counting the nodes of enclosing trees when
     /// the node sits in an embedded subtree.
     pub depth: usize,
+    /// When the node became active, for nodes that record it: children of
+    /// decider groups and `scope`s (in trees with a tick context), and
+    /// `wait`, `timeout` and `delay`.
+    pub since: Option<f64>,
 }
 
 /// Implemented by the state type of every generated tree.
@@ -147,6 +187,31 @@ pub trait BehaviorTree: Default + Clone + core::fmt::Debug {
     /// its parent remembers it as the running child.
     fn visit_active<F: FnMut(ActiveNode)>(&self, depth: usize, visit: &mut F);
 
+    /// Writes the active path, one node per line, indented by depth, as
+    /// Spore's `DebugPrintState` does:
+    ///
+    /// ```text
+    /// *0 'root (prioritized) 34.32s
+    ///   *1 'guard_nest (prioritized) 34.32s
+    ///     *3 'patrol (leaf Patrol) 4.51s
+    /// ```
+    ///
+    /// Each line gives the node id, its label (or source text), its kind,
+    /// and for nodes that record it how long it has been active at time
+    /// `now`. An agent outside the tree prints `(inactive)`.
+    fn print_state<W: core::fmt::Write>(&self, now: f64, out: &mut W) -> core::fmt::Result {
+        if !self.is_active() {
+            return writeln!(out, "{} (inactive)", Self::NAME);
+        }
+        let mut result = Ok(());
+        self.visit_active(0, &mut |node| {
+            if result.is_ok() {
+                result = write_active(out, node, now);
+            }
+        });
+        result
+    }
+
     /// The active path as a list, root first.
     #[cfg(feature = "std")]
     fn active_path(&self) -> std::vec::Vec<ActiveNode> {
@@ -154,4 +219,22 @@ pub trait BehaviorTree: Default + Clone + core::fmt::Debug {
         self.visit_active(0, &mut |node| path.push(node));
         path
     }
+}
+
+/// One line of [`BehaviorTree::print_state`].
+fn write_active<W: core::fmt::Write>(out: &mut W, node: ActiveNode, now: f64) -> core::fmt::Result {
+    let info = node.info;
+    write!(out, "{:indent$}*{} ", "", info.id, indent = 2 * node.depth)?;
+    match info.label {
+        Some(label) => write!(out, "'{label} ({}", info.kind)?,
+        None => write!(out, "({}", info.kind)?,
+    }
+    if !matches!(info.kind.keyword(), k if info.detail == k) {
+        write!(out, " {}", info.detail)?;
+    }
+    write!(out, ")")?;
+    if let Some(since) = node.since {
+        write!(out, " {:.2}s", now - since)?;
+    }
+    writeln!(out)
 }

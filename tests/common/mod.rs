@@ -17,6 +17,7 @@ use std::collections::{HashMap, VecDeque};
 #[derive(Default)]
 pub struct World {
     scripts: HashMap<&'static str, VecDeque<Status>>,
+    scores: HashMap<&'static str, VecDeque<f32>>,
     events: Vec<String>,
     /// Stateful leaves started and not yet ended, by name.
     open: Vec<&'static str>,
@@ -42,6 +43,23 @@ impl World {
             .unwrap_or_else(|| panic!("the script of `{name}` has run out"))
     }
 
+    /// Gives the scores that [`World::score`] returns for `name`, in order.
+    pub fn with_scores(mut self, name: &'static str, values: &[f32]) -> World {
+        self.scores.insert(name, values.iter().copied().collect());
+        self
+    }
+
+    /// A scripted score, recorded as `#name=value`.
+    pub fn score(&mut self, name: &'static str) -> f32 {
+        let value = self
+            .scores
+            .get_mut(name)
+            .and_then(VecDeque::pop_front)
+            .unwrap_or_else(|| panic!("the scores of `{name}` have run out"));
+        self.events.push(format!("#{name}={value}"));
+        value
+    }
+
     /// A scripted `cond`.
     pub fn cond(&mut self, name: &'static str) -> bool {
         let ok = self.next(name) == Status::Success;
@@ -55,6 +73,11 @@ impl World {
         let status = self.next(name);
         self.events.push(format!("{name}={}", letter(status)));
         status
+    }
+
+    /// Records `name` in the trace (for hooks with nothing to return).
+    pub fn note(&mut self, name: &'static str) {
+        self.events.push(name.to_string());
     }
 
     /// Stateful leaves that started and have neither finished nor been halted.

@@ -22,6 +22,13 @@ impl Gen<'_> {
                 None => quote!(::core::option::Option::None),
             };
             let (depth, line, column, detail) = (node.depth, node.line, node.column, &node.detail);
+            let guard = match &node.guard {
+                Some(g) => {
+                    let text = &g.text;
+                    quote!(::core::option::Option::Some(#text))
+                }
+                None => quote!(::core::option::Option::None),
+            };
             quote! {
                 ::bt::NodeInfo {
                     tree: #name_str,
@@ -33,13 +40,14 @@ impl Gen<'_> {
                     line: #line,
                     column: #column,
                     detail: #detail,
+                    guard: #guard,
                 }
             }
         });
         let root = self.tree.node(0);
         let (is_active, visit) = if root.has_state {
             let active = self.active(0, quote!(&self.root));
-            let visit = self.visit(0, Some(quote!(&self.root)));
+            let visit = self.visit(0, Some(quote!(&self.root)), None);
             let guarded = quote!(if #active { #visit });
             (active, guarded)
         } else {
@@ -72,6 +80,11 @@ impl Gen<'_> {
             Kind::Leaf { .. } => quote!(::core::option::Option::is_some(#place)),
             Kind::Subtree { .. } => quote!(::bt::BehaviorTree::is_active(#place)),
             kind if kind.is_transparent() => self.active(node.children[0], place),
+            Kind::Wait(_) => quote!(::core::option::Option::is_some(#place)),
+            Kind::Scope { .. } => quote!((#place).active),
+            Kind::Timeout(_) | Kind::Delay(_) => {
+                quote!(::core::option::Option::is_some(&(#place).start))
+            }
             Kind::Parallel { .. } => {
                 let children = node
                     .children
@@ -99,19 +112,78 @@ impl Gen<'_> {
     }
 
     /// Reports node `id`, known to be active, then its active descendants.
-    /// `place` is a `&` to its state, if it has one.
-    fn visit(&self, id: usize, place: Option<TokenStream>) -> TokenStream {
+    /// `place` is a `&` to its state, if it has one; `since` an
+    /// `Option<f64>` expression for when it activated, if its parent knows.
+    fn visit(
+        &self,
+        id: usize,
+        place: Option<TokenStream>,
+        since: Option<TokenStream>,
+    ) -> TokenStream {
         let node = self.tree.node(id);
         let (depth, visitor) = (local("__depth"), local("__visit"));
         let node_depth = node.depth;
+        let own_since = match (&node.kind, &place) {
+            (Kind::Wait(_), Some(place)) => Some(quote!(*(#place))),
+            (Kind::Timeout(_) | Kind::Delay(_), Some(place)) => Some(quote!((#place).start)),
+            (Kind::Scope { .. }, Some(place)) if self.tree.context.is_some() => {
+                Some(quote!(::core::option::Option::Some((#place).t)))
+            }
+            _ => None,
+        };
+        let since = own_since
+            .or(since)
+            .unwrap_or_else(|| quote!(::core::option::Option::None));
         let report = quote! {
             #visitor(::bt::ActiveNode {
                 info: &<Self as ::bt::BehaviorTree>::NODES[#id],
                 depth: #depth + #node_depth,
+                since: #since,
             });
         };
+        let child_state = |field: TokenStream| {
+            let c = node.children[0];
+            if self.tree.node(c).has_state {
+                let active = self.active(c, field.clone());
+                let visit = self.visit(c, Some(field), None);
+                quote!(if #active { #visit })
+            } else {
+                TokenStream::new()
+            }
+        };
         let below = match (&node.kind, place) {
-            (kind, place) if kind.is_transparent() => self.visit(node.children[0], place),
+            (kind, place) if kind.is_transparent() => self.visit(node.children[0], place, None),
+            (Kind::Wait(_), _) => TokenStream::new(),
+            (Kind::Scope { .. } | Kind::Timeout(_) | Kind::Delay(_), Some(place)) => {
+                child_state(quote!(&(#place).child))
+            }
+            (Kind::Decider { .. }, Some(place)) => {
+                use super::decide::{Field, field_local};
+                let arms = node
+                    .children
+                    .iter()
+                    .filter(|&&c| self.tree.node(c).can_run)
+                    .map(|&c| {
+                        let pattern = self.decider_pattern(id, c, &[Field::State, Field::Since]);
+                        let has_since = self.tree.context.is_some();
+                        let since = has_since.then(|| {
+                            let t = field_local(Field::Since);
+                            quote!(::core::option::Option::Some(*#t))
+                        });
+                        let state = self.tree.node(c).has_state.then(|| {
+                            let s = field_local(Field::State);
+                            quote!(#s)
+                        });
+                        let visit = self.visit(c, state, since);
+                        quote!(#pattern => { #visit })
+                    });
+                quote! {
+                    match #place {
+                        #(#arms)*
+                        _ => {}
+                    }
+                }
+            }
             (_, None) | (Kind::Leaf { .. }, _) => TokenStream::new(),
             (Kind::Subtree { .. }, Some(place)) => {
                 quote!(::bt::BehaviorTree::visit_active(#place, #depth + #node_depth + 1, #visitor);)
@@ -125,7 +197,7 @@ impl Gen<'_> {
                     .map(|&c| {
                         let field = self.field(c);
                         let active = self.active(c, quote!(&#v.#field));
-                        let visit = self.visit(c, Some(quote!(&#v.#field)));
+                        let visit = self.visit(c, Some(quote!(&#v.#field)), None);
                         quote!(if #active { #visit })
                     });
                 quote! {
@@ -137,7 +209,7 @@ impl Gen<'_> {
                 let c = node.children[0];
                 if self.tree.node(c).has_state {
                     let active = self.active(c, quote!(&(#place).child));
-                    let visit = self.visit(c, Some(quote!(&(#place).child)));
+                    let visit = self.visit(c, Some(quote!(&(#place).child)), None);
                     quote!(if #active { #visit })
                 } else {
                     TokenStream::new()
@@ -153,10 +225,10 @@ impl Gen<'_> {
                         let variant = self.variant(c);
                         if self.tree.node(c).has_state {
                             let x = local(&format!("__x{c}"));
-                            let visit = self.visit(c, Some(quote!(#x)));
+                            let visit = self.visit(c, Some(quote!(#x)), None);
                             quote!(#ty::#variant(#x) => { #visit })
                         } else {
-                            let visit = self.visit(c, None);
+                            let visit = self.visit(c, None, None);
                             quote!(#ty::#variant => { #visit })
                         }
                     });

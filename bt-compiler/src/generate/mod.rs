@@ -7,9 +7,11 @@
 //! expressions can neither see nor shadow them; user expressions keep their
 //! own spans, so type errors land on the user's tokens.
 
+mod decide;
 mod meta;
 mod state;
 mod tick;
+mod time;
 
 use crate::ast::TreeDef;
 use crate::ir::{Kind, Tree};
@@ -30,6 +32,15 @@ pub fn generate(tree: &Tree) -> TokenStream {
     });
     let tick_body = g.tick_body();
     let reset_body = g.reset_body();
+    let keep = g.keep_type();
+    let keep_field = keep.as_ref().map(|_| {
+        let ty = g.keep_ident();
+        quote!(keep: #ty,)
+    });
+    let keep_reset = keep
+        .as_ref()
+        .map(|_| quote!(self.keep = ::core::default::Default::default();));
+    let args = g.args();
     let state_types = g.state_types();
     let meta = g.behavior_tree_impl();
     let size_doc = format!(
@@ -46,30 +57,55 @@ pub fn generate(tree: &Tree) -> TokenStream {
         #[derive(::core::default::Default, ::core::clone::Clone, ::core::fmt::Debug)]
         #vis struct #name {
             #root_field
+            #keep_field
         }
 
         impl #name {
             /// Ticks the tree once for one agent and returns the root's status.
             ///
             /// `Running` means the agent is mid-way: the next tick resumes
-            /// where this one stopped. `Success` and `Failure` leave the state
-            /// as new, so the next tick starts over from the root.
+            /// where this one stopped. `Success` and `Failure` leave the
+            /// active path empty, so the next tick starts over from the root.
+            /// A tick that hit a decider's `redecides` bound returns the
+            /// status the tree computed anyway; use
+            /// [`try_tick`](Self::try_tick) to see the error.
             #[inline]
-            #[allow(unused_labels, unused_doc_comments, clippy::all)]
             #vis fn tick(&mut self, #params) -> ::bt::Status {
+                match self.try_tick(#args) {
+                    ::core::result::Result::Ok(status) => status,
+                    ::core::result::Result::Err(error) => error.status(),
+                }
+            }
+
+            /// Like [`tick`](Self::tick), and reports a decider group that
+            /// exceeded its `redecides = N` bound as an error. Trees without
+            /// such a bound never return an error.
+            #[inline]
+            #[allow(
+                unused_labels,
+                unused_doc_comments,
+                unreachable_code,
+                irrefutable_let_patterns,
+                clippy::all
+            )]
+            #vis fn try_tick(&mut self, #params) -> ::core::result::Result<::bt::Status, ::bt::TickError> {
                 #tick_body
             }
 
-            /// Halts every running node, deepest first, and leaves the state
-            /// as new. Call it when the agent leaves the tree for good (it
-            /// dies, changes tree, or the level unloads): running stateful
-            /// leaves get their `halt` call.
+            /// Halts every running node, deepest first (running stateful
+            /// leaves get their `halt` call, active scopes their `exit`), and
+            /// leaves the state as new, timers, cooldowns and `run_once`
+            /// marks included. Call it when the agent leaves the tree for
+            /// good (it dies, changes tree, or the level unloads).
             #[inline]
             #[allow(unused_variables, clippy::all)]
             #vis fn reset(&mut self, #params) {
                 #reset_body
+                #keep_reset
             }
         }
+
+        #keep
 
         #meta
 
@@ -98,6 +134,9 @@ pub fn skeleton(tree: &TreeDef) -> TokenStream {
         #[allow(unused_variables)]
         impl #name {
             #vis fn tick(&mut self, #params) -> ::bt::Status {
+                ::core::unimplemented!("tree has errors")
+            }
+            #vis fn try_tick(&mut self, #params) -> ::core::result::Result<::bt::Status, ::bt::TickError> {
                 ::core::unimplemented!("tree has errors")
             }
             #vis fn reset(&mut self, #params) {
@@ -139,6 +178,7 @@ impl Gen<'_> {
                 quote::quote_spanned!(span=> ::core::option::Option<#leaf::Memory>)
             }
             Kind::Subtree { path, .. } => quote!(#path),
+            Kind::Wait(_) => quote!(::core::option::Option<f64>),
             kind if kind.is_transparent() => self.ty(node.children[0]),
             _ => {
                 let ident = self.type_ident(id);
@@ -206,6 +246,109 @@ impl Gen<'_> {
     fn args(&self) -> TokenStream {
         let names = self.tree.params.iter().map(|p| &p.name);
         quote!(#(#names),*)
+    }
+
+    /// The type holding what outlives activity: `__GuardKeep`.
+    fn keep_ident(&self) -> Ident {
+        format_ident!("__{}Keep", self.tree.name)
+    }
+
+    /// Fields of the keep type: (name, type, initial value, doc).
+    fn keep_fields(&self) -> Vec<(Ident, TokenStream, TokenStream, String)> {
+        let mut fields = Vec::new();
+        let never = quote!(f64::NEG_INFINITY);
+        for node in &self.tree.nodes {
+            let id = node.id;
+            match &node.kind {
+                Kind::Cooldown(_) => fields.push((
+                    format_ident!("n{}_ready", id),
+                    quote!(f64),
+                    never.clone(),
+                    format!(" Time from which{} may run again.", node.describe()),
+                )),
+                Kind::RunOnce => fields.push((
+                    format_ident!("n{}_once", id),
+                    quote!(u8),
+                    quote!(0),
+                    format!(
+                        " How{} ended: 0 not yet, 1 success, 2 failure.",
+                        node.describe()
+                    ),
+                )),
+                Kind::Decider {
+                    policy: crate::ir::Policy::Sequential,
+                    ..
+                } => fields.push((
+                    format_ident!("n{}_next", id),
+                    {
+                        let ty = uint_for(node.children.len() as u128);
+                        quote!(#ty)
+                    },
+                    quote!(0),
+                    format!(" Child{} tries first next time.", node.describe()),
+                )),
+                Kind::Decider {
+                    policy: crate::ir::Policy::Shuffle,
+                    ..
+                } => fields.push((
+                    format_ident!("n{}_used", id),
+                    {
+                        let ty = uint_for((1u128 << (node.children.len() - 1)) * 2 - 1);
+                        quote!(#ty)
+                    },
+                    quote!(0),
+                    format!(" Children of{} chosen in this round.", node.describe()),
+                )),
+                _ => {}
+            }
+            if node.guard.as_ref().and_then(|g| g.has_every()).is_some() {
+                fields.push((
+                    format_ident!("n{}_every", id),
+                    quote!(f64),
+                    never.clone(),
+                    format!(
+                        " Time from which the guard of{} may be checked again.",
+                        node.describe()
+                    ),
+                ));
+            }
+        }
+        fields
+    }
+
+    /// The keep type, if the tree has anything that outlives activity.
+    fn keep_type(&self) -> Option<TokenStream> {
+        let fields = self.keep_fields();
+        if fields.is_empty() {
+            return None;
+        }
+        let ident = self.keep_ident();
+        let doc = format!(
+            " What `{}` remembers across activations: cooldowns, `run_once` marks, `every` \
+             timers, `sequential` and `shuffle` positions.",
+            self.tree.name
+        );
+        let decls = fields
+            .iter()
+            .map(|(name, ty, _, doc)| quote!(#[doc = #doc] #name: #ty,));
+        let inits = fields
+            .iter()
+            .map(|(name, _, init, _)| quote!(#name: #init,));
+        Some(quote! {
+            #[doc = #doc]
+            #[doc(hidden)]
+            #[derive(::core::clone::Clone, ::core::fmt::Debug)]
+            #[allow(non_camel_case_types)]
+            struct #ident {
+                #(#decls)*
+            }
+
+            impl ::core::default::Default for #ident {
+                fn default() -> Self {
+                    #ident { #(#inits)* }
+                }
+            }
+        })
     }
 
     /// The first binding, which stateful leaves receive.

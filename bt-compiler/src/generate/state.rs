@@ -29,7 +29,7 @@ impl Gen<'_> {
 
     /// Halts the state of node `id` found at `place` (an expression of type
     /// `&mut` its state type).
-    fn halt_place(&self, id: usize, place: TokenStream) -> TokenStream {
+    pub(super) fn halt_place(&self, id: usize, place: TokenStream) -> TokenStream {
         let node = self.tree.node(id);
         match &node.kind {
             Kind::Leaf { path, .. } => {
@@ -47,6 +47,7 @@ impl Gen<'_> {
                 quote!(#call;)
             }
             kind if kind.is_transparent() => self.halt_place(node.children[0], place),
+            Kind::Wait(_) => quote!(*(#place) = ::core::option::Option::None;),
             _ => {
                 let args = self.args();
                 quote!((#place).halt(#args);)
@@ -74,8 +75,35 @@ impl Gen<'_> {
         let (definition, halt) = match &node.kind {
             Kind::Parallel { .. } => self.parallel_type(id),
             Kind::Repeat(n) | Kind::Retry(n) => self.counter_type(id, *n),
+            Kind::Decider { .. } => self.decider_type(id),
+            Kind::Scope { exit, .. } => self.scope_type(id, exit.as_ref()),
+            Kind::Timeout(_) => self.timed_type(id, false),
+            Kind::Delay(_) => self.timed_type(id, true),
             _ => self.one_of_type(id),
         };
+        let index = self.is_decider(id).then(|| {
+            let n = node.children.len();
+            let arms = node
+                .children
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| self.tree.node(**c).can_run)
+                .map(|(k, &c)| {
+                    let pattern = self.decider_pattern(id, c, &[]);
+                    quote!(#pattern => #k,)
+                });
+            quote! {
+                /// Position of the active child among the group's children;
+                /// the number of children when none is active.
+                #[inline]
+                fn index(&self) -> usize {
+                    match self {
+                        #(#arms)*
+                        Self::Idle => #n,
+                    }
+                }
+            }
+        });
         quote! {
             #derive
             #definition
@@ -87,6 +115,8 @@ impl Gen<'_> {
                 fn halt(&mut self, #params) {
                     #halt
                 }
+
+                #index
             }
         }
     }
@@ -138,6 +168,138 @@ impl Gen<'_> {
             *self = Self::Idle;
         };
         (definition, halt)
+    }
+
+    /// `enum { Idle, N4(state, value, since), .. }` for a decider group:
+    /// one variant per child that can be active.
+    fn decider_type(&self, id: usize) -> (TokenStream, TokenStream) {
+        use super::decide::{Field, field_local};
+        let node = self.tree.node(id);
+        let ident = self.type_ident(id);
+        let doc = format!(
+            " State of{}: the active child, its state, the value its guard bound and when it \
+             activated.",
+            node.describe()
+        );
+        let mut variants = Vec::new();
+        let mut halts = Vec::new();
+        for &c in &node.children {
+            let child = self.tree.node(c);
+            if !child.can_run {
+                continue;
+            }
+            let variant = self.variant(c);
+            let child_doc = format!("{} is active.", child.describe());
+            let fields = self.decider_fields(c);
+            if fields.is_empty() {
+                variants.push(quote!(#[doc = #child_doc] #variant,));
+            } else {
+                let tys = fields.iter().map(|(_, ty)| ty);
+                variants.push(quote!(#[doc = #child_doc] #variant(#(#tys),*),));
+            }
+            if child.has_state {
+                let pattern = self.decider_pattern(id, c, &[Field::State]);
+                let halt = self.halt_place(c, {
+                    let s = field_local(Field::State);
+                    quote!(#s)
+                });
+                halts.push(quote!(#pattern => { #halt }));
+            }
+        }
+        let halt_match = (!halts.is_empty()).then(|| {
+            quote! {
+                match self {
+                    #(#halts)*
+                    _ => {}
+                }
+            }
+        });
+        let definition = quote! {
+            #[doc = #doc]
+            enum #ident {
+                /// No child is active.
+                #[default]
+                Idle,
+                #(#variants)*
+            }
+        };
+        let halt = quote! {
+            #halt_match
+            *self = Self::Idle;
+        };
+        (definition, halt)
+    }
+
+    /// `struct { active, child, t }` for a `scope` whose child can run.
+    fn scope_type(&self, id: usize, exit: Option<&syn::Expr>) -> (TokenStream, TokenStream) {
+        let node = self.tree.node(id);
+        let ident = self.type_ident(id);
+        let doc = format!(" State of{}: whether it was entered.", node.describe());
+        let (child_field, halt_child) = self.child_field(id);
+        let since = self.tree.context.as_ref().map(|_| {
+            quote!(/// When the scope was entered.
+                t: f64,)
+        });
+        let exit = exit.map(|e| quote!(let _ = #e;));
+        let definition = quote! {
+            #[doc = #doc]
+            struct #ident {
+                /// `enter` ran and `exit` has not.
+                active: bool,
+                #child_field
+                #since
+            }
+        };
+        let halt = quote! {
+            if self.active {
+                #halt_child
+                self.active = false;
+                #exit
+            }
+        };
+        (definition, halt)
+    }
+
+    /// `struct { start, [passed], child }` for `timeout` and `delay`.
+    fn timed_type(&self, id: usize, delay: bool) -> (TokenStream, TokenStream) {
+        let node = self.tree.node(id);
+        let ident = self.type_ident(id);
+        let doc = format!(" State of{}: when it started.", node.describe());
+        let (child_field, halt_child) = self.child_field(id);
+        let passed = delay.then(|| {
+            quote!(/// The delay is over; the child runs.
+            passed: bool,)
+        });
+        let reset_passed = delay.then(|| quote!(self.passed = false;));
+        let definition = quote! {
+            #[doc = #doc]
+            struct #ident {
+                /// First tick of the current run.
+                start: ::core::option::Option<f64>,
+                #passed
+                #child_field
+            }
+        };
+        let halt = quote! {
+            #halt_child
+            self.start = ::core::option::Option::None;
+            #reset_passed
+        };
+        (definition, halt)
+    }
+
+    /// `child: <state>` and its halt, when the only child has state.
+    fn child_field(&self, id: usize) -> (TokenStream, TokenStream) {
+        let c = self.tree.node(id).children[0];
+        if !self.tree.node(c).has_state {
+            return (TokenStream::new(), TokenStream::new());
+        }
+        let ty = self.ty(c);
+        let child_doc = format!(" State of{}.", self.tree.node(c).describe());
+        (
+            quote!(#[doc = #child_doc] child: #ty,),
+            self.halt_place(c, quote!(&mut self.child)),
+        )
     }
 
     /// `struct { succeeded, failed, n4: state of n4, .. }`.

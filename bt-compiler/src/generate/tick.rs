@@ -20,18 +20,66 @@ impl Gen<'_> {
             let place = self.place(0);
             quote!(let #place = &mut self.root;)
         });
+        let keep = (!self.keep_fields().is_empty()).then(|| {
+            let k = local("__k");
+            quote!(let #k = &mut self.keep;)
+        });
+        let context = self.tree.context.as_ref().map(|cx| {
+            let (now, nodes) = (local("__now"), local("__nodes"));
+            quote! {
+                let #now: f64 = ::bt::Context::now(&#cx);
+                let #nodes: &'static [::bt::NodeInfo] = <Self as ::bt::BehaviorTree>::NODES;
+            }
+        });
+        let error = local("__error");
+        let bounded = self.has_redecide_bound();
+        let error_decl = bounded.then(|| {
+            quote!(let mut #error: ::core::option::Option<&'static ::bt::NodeInfo> = ::core::option::Option::None;)
+        });
         let eval = self.eval(0);
         let r = local("__r");
+        let start = self.trace(3, 0, quote!(TickStart));
+        let end = self.trace(3, 0, quote!(TickEnd(#r)));
+        let result = if bounded {
+            quote! {
+                match #error {
+                    ::core::option::Option::Some(node) => ::core::result::Result::Err(
+                        ::bt::TickError::RedecideLimit { node, status: #r },
+                    ),
+                    ::core::option::Option::None => ::core::result::Result::Ok(#r),
+                }
+            }
+        } else {
+            quote!(::core::result::Result::Ok(#r))
+        };
         quote! {
             #bind
+            #keep
+            #context
+            #error_decl
+            #start
             #eval
-            #r
+            #end
+            #result
         }
+    }
+
+    /// Whether some decider group has a `redecides = N` bound.
+    fn has_redecide_bound(&self) -> bool {
+        self.tree.nodes.iter().any(|n| {
+            matches!(
+                n.kind,
+                Kind::Decider {
+                    redecides: Some(_),
+                    ..
+                }
+            )
+        })
     }
 
     /// `/// <node>` `let __r = <node>;`: evaluates a node into `__r`. The
     /// doc comment makes the node visible in `cargo expand`.
-    fn eval(&self, id: usize) -> TokenStream {
+    pub(super) fn eval(&self, id: usize) -> TokenStream {
         let doc = self.tree.node(id).describe();
         let code = self.tick(id);
         let r = local("__r");
@@ -41,7 +89,7 @@ impl Gen<'_> {
         }
     }
 
-    fn tick(&self, id: usize) -> TokenStream {
+    pub(super) fn tick(&self, id: usize) -> TokenStream {
         let node = self.tree.node(id);
         match &node.kind {
             Kind::Cond(expr) => {
@@ -71,6 +119,19 @@ impl Gen<'_> {
             Kind::Invert | Kind::ForceSuccess | Kind::ForceFailure => self.decorator(id),
             Kind::Repeat(n) => self.repeat(id, *n, "Success", "Failure"),
             Kind::Retry(n) => self.repeat(id, *n, "Failure", "Success"),
+            Kind::Decider {
+                policy,
+                rng,
+                redecides,
+            } => self.decider(id, *policy, rng.as_ref(), *redecides),
+            Kind::Scope { enter, tick, exit } => {
+                self.scope(id, enter.as_ref(), tick.as_ref(), exit.as_ref())
+            }
+            Kind::Wait(d) => self.wait(id, d),
+            Kind::Timeout(d) => self.timeout(id, d),
+            Kind::Delay(d) => self.delay(id, d),
+            Kind::Cooldown(d) => self.cooldown(id, d),
+            Kind::RunOnce => self.run_once(id),
         }
     }
 
@@ -360,10 +421,7 @@ impl Gen<'_> {
     fn decorator(&self, id: usize) -> TokenStream {
         let node = self.tree.node(id);
         let c = node.children[0];
-        let pass = node.has_state.then(|| {
-            let (outer, inner) = (self.place(id), self.place(c));
-            quote!(let #inner = &mut *#outer;)
-        });
+        let pass = self.pass_place(id);
         let eval = self.eval(c);
         let r = local("__r");
         let running = status("Running");

@@ -1,0 +1,600 @@
+//! Decider groups (`prioritized`, `sequential`, `random`, `shuffle`,
+//! `scored`): guards, hysteresis, interrupts and masked redecides.
+//!
+//! A group's state is an enum naming its active child, holding the child's
+//! state, the value its `when let` guard matched and the time it activated
+//! (each only when there is one). Each tick runs a loop, one turn per
+//! decision:
+//!
+//! 1. **decide**: check the guards of the children that may activate now
+//!    (all children when none is active; only those before the active one
+//!    in a `prioritized` group; none otherwise). A child whose body failed
+//!    earlier in this tick is masked. A child that wins is activated: the
+//!    previous one is halted first.
+//! 2. **run** the active child. `Running` and `Success` end the group's
+//!    tick; `Failure` masks the child and goes back to 1 (a masked
+//!    redecide). When no child is active after 1, the group fails.
+//!
+//! Every turn masks one more child, so a tick makes at most one decision
+//! per child: the loop always ends. `redecides = N` bounds it further and
+//! reports the excess as a `TickError`.
+
+use super::{Gen, local, status, uint_for};
+use crate::ir::{ClauseKind, FlagMode, Kind, Policy};
+use proc_macro2::{Literal, Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::Lifetime;
+use syn::spanned::Spanned;
+
+/// A field of a decider variant.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Field {
+    /// The child's state.
+    State,
+    /// The value its `when let` matched.
+    Value,
+    /// When it activated.
+    Since,
+}
+
+impl Gen<'_> {
+    /// Fields of child `c`'s variant in its decider group's enum, in order.
+    pub(super) fn decider_fields(&self, c: usize) -> Vec<(Field, TokenStream)> {
+        let child = self.tree.node(c);
+        let mut fields = Vec::new();
+        if child.has_state {
+            fields.push((Field::State, self.ty(c)));
+        }
+        if let Some((_, ty)) = child.guard.as_ref().and_then(|g| g.binding()) {
+            fields.push((Field::Value, quote!(#ty)));
+        }
+        if self.tree.context.is_some() {
+            fields.push((Field::Since, quote!(f64)));
+        }
+        fields
+    }
+
+    /// `Ty::N4(__ds, _, __dt)`: binds the wanted fields of child `c`'s
+    /// variant to locals named after them, ignores the others.
+    pub(super) fn decider_pattern(&self, group: usize, c: usize, want: &[Field]) -> TokenStream {
+        let ty = self.type_ident(group);
+        let variant = self.variant(c);
+        let fields = self.decider_fields(c);
+        if fields.is_empty() {
+            return quote!(#ty::#variant);
+        }
+        let parts = fields.iter().map(|(f, _)| {
+            if want.contains(f) {
+                let name = field_local(*f);
+                quote!(#name)
+            } else {
+                quote!(_)
+            }
+        });
+        quote!(#ty::#variant(#(#parts),*))
+    }
+
+    /// A trace point: `if level >= L { emit(..) }`, nothing without a context.
+    pub(super) fn trace(&self, level: u8, at: usize, event: TokenStream) -> TokenStream {
+        let Some(cx) = &self.tree.context else {
+            return TokenStream::new();
+        };
+        let nodes = local("__nodes");
+        let level = Literal::u8_unsuffixed(level);
+        quote! {
+            if ::bt::trace::level(&#cx) >= #level {
+                ::bt::trace::emit(&#cx, #level, &#nodes[#at], ::bt::trace::Event::#event);
+            }
+        }
+    }
+
+    pub(super) fn decider(
+        &self,
+        id: usize,
+        policy: Policy,
+        rng: Option<&syn::Expr>,
+        redecides: Option<u32>,
+    ) -> TokenStream {
+        let node = self.tree.node(id);
+        let n = node.children.len();
+        let label = self.label(id);
+        let redo = Lifetime::new(&format!("'redecide_n{id}"), Span::mixed_site());
+        let decide = Lifetime::new(&format!("'decide_n{id}"), Span::mixed_site());
+        let place = self.place(id);
+        let ty = self.type_ident(id);
+        let mask_ty = uint_for((1u128 << (n - 1)) * 2 - 1);
+        let (mask, limit, r, i, fresh) = (
+            local("__mask"),
+            local("__limit"),
+            local("__r"),
+            local("__i"),
+            local("__fresh"),
+        );
+        let (running, ok, fail) = (status("Running"), status("Success"), status("Failure"));
+        let nodes = local("__nodes");
+        let children = &node.children;
+        let child_info = quote!(&#nodes[[#(#children),*][#i]]);
+        let has_cx = self.tree.context.is_some();
+        let redecide_count = local("__redecides");
+
+        // After child `__i` failed and its state is gone: mask it, redecide.
+        let on_fail = {
+            let bound = redecides.map(|max| {
+                let max = Literal::u32_unsuffixed(max);
+                let error = local("__error");
+                let trace = self.trace(1, id, quote!(RedecideLimit));
+                quote! {
+                    #redecide_count += 1;
+                    if #redecide_count > #max {
+                        #trace
+                        if #error.is_none() {
+                            #error = ::core::option::Option::Some(&<Self as ::bt::BehaviorTree>::NODES[#id]);
+                        }
+                        break #label #fail;
+                    }
+                }
+            });
+            quote! {
+                #mask |= (1 as #mask_ty) << #i;
+                #bound
+                continue #redo;
+            }
+        };
+        let end_trace = |status: TokenStream| {
+            self.trace(2, id, quote!(End { child: #child_info, status: #status }))
+        };
+
+        // The code that activates child `k` (its `when let` value in `__v`).
+        let activate = |k: usize| -> TokenStream {
+            let c = children[k];
+            let child = self.tree.node(c);
+            let k_lit = Literal::usize_unsuffixed(k);
+            let interrupt = (policy == Policy::Prioritized && node.has_state).then(|| {
+                let trace = self.trace(
+                    2,
+                    id,
+                    quote!(Interrupt { child: #child_info, by: &#nodes[#c] }),
+                );
+                let args = self.args();
+                quote! {
+                    let #i = #place.index();
+                    if #i != #n {
+                        #trace
+                        #place.halt(#args);
+                    }
+                }
+            });
+            let bookkeeping = match policy {
+                Policy::Sequential => {
+                    let field = format_ident!("n{}_next", id);
+                    let next = Literal::usize_unsuffixed((k + 1) % n);
+                    let keep = local("__k");
+                    Some(quote!(#keep.#field = #next;))
+                }
+                Policy::Shuffle => {
+                    let field = format_ident!("n{}_used", id);
+                    let keep = local("__k");
+                    Some(quote!(#keep.#field |= (1 as #mask_ty) << #k_lit;))
+                }
+                _ => None,
+            };
+            let activated = self.trace(1, id, quote!(Activate { child: &#nodes[#c] }));
+            let value = local("__v");
+            if child.can_run {
+                let variant = self.variant(c);
+                let inits = self.decider_fields(c).into_iter().map(|(f, _)| match f {
+                    Field::State => quote!(::core::default::Default::default()),
+                    Field::Value => quote!(#value),
+                    Field::Since => {
+                        let now = local("__now");
+                        quote!(#now)
+                    }
+                });
+                let fields = self.decider_fields(c);
+                let write = if fields.is_empty() {
+                    quote!(*#place = #ty::#variant;)
+                } else {
+                    quote!(*#place = #ty::#variant(#(#inits),*);)
+                };
+                let fresh = has_cx.then(|| quote!(#fresh = true;));
+                quote! {
+                    #interrupt
+                    #bookkeeping
+                    #activated
+                    #write
+                    #fresh
+                    break #decide;
+                }
+            } else {
+                let bind = child
+                    .guard
+                    .as_ref()
+                    .and_then(|g| g.binding())
+                    .map(|(pat, _)| {
+                        quote! {
+                            let #pat = &#value else { ::core::unreachable!() };
+                        }
+                    });
+                let eval = self.eval(c);
+                let ended_ok = end_trace(ok.clone());
+                let ended_fail = end_trace(fail.clone());
+                quote! {
+                    #interrupt
+                    #bookkeeping
+                    #activated
+                    let #i: usize = #k_lit;
+                    let #r: ::bt::Status = {
+                        #bind
+                        #eval
+                        #r
+                    };
+                    if let #ok = #r {
+                        #ended_ok
+                        break #label #ok;
+                    }
+                    #ended_fail
+                    #on_fail
+                }
+            }
+        };
+
+        // Child `k`'s guard, skipping it when masked; `accept` runs when
+        // every clause passed, with `__v` and `__score` in scope.
+        let check = |k: usize, accept: TokenStream| -> TokenStream {
+            let c = children[k];
+            let bit = quote!((1 as #mask_ty) << #k);
+            let masked = self.trace(
+                5,
+                id,
+                quote!(Guard { child: &#nodes[#c], verdict: ::bt::trace::Verdict::Masked }),
+            );
+            let guard = self.guard(id, c, accept);
+            quote! {
+                if #mask & #bit != 0 {
+                    #masked
+                } else {
+                    #guard
+                }
+            }
+        };
+
+        let keep = local("__k");
+        let choose = match policy {
+            Policy::Prioritized => {
+                let checks = (0..n).map(|k| {
+                    let check = check(k, activate(k));
+                    {
+                        let k = Literal::usize_unsuffixed(k);
+                        quote!(if #limit > #k { #check })
+                    }
+                });
+                quote!(#(#checks)*)
+            }
+            Policy::Sequential => {
+                let field = format_ident!("n{}_next", id);
+                let (start, j) = (local("__start"), local("__j"));
+                let arms = (0..n).map(|k| {
+                    let check = check(k, activate(k));
+                    {
+                        let k = Literal::usize_unsuffixed(k);
+                        quote!(#k => { #check })
+                    }
+                });
+                quote! {
+                    if #limit == #n {
+                        let #start = #keep.#field as usize;
+                        for #j in 0..#n {
+                            match (#start + #j) % #n {
+                                #(#arms)*
+                                _ => {}
+                            }
+                        }
+                    }
+                }
+            }
+            Policy::Random | Policy::Shuffle | Policy::Scored => {
+                let (accepted, best, best_score, pick, score, value) = (
+                    local("__accepted"),
+                    local("__best"),
+                    local("__best_score"),
+                    local("__pick"),
+                    local("__score"),
+                    local("__v"),
+                );
+                let slot = |k: usize| format_ident!("__v{}", k, span = Span::mixed_site());
+                let slots = (0..n).filter_map(|k| {
+                    let c = children[k];
+                    let (_, ty) = self.tree.node(c).guard.as_ref()?.binding()?;
+                    let slot = slot(k);
+                    Some(quote!(let mut #slot: ::core::option::Option<#ty> = ::core::option::Option::None;))
+                });
+                let checks = (0..n).map(|k| {
+                    let c = children[k];
+                    let store = self
+                        .tree
+                        .node(c)
+                        .guard
+                        .as_ref()
+                        .and_then(|g| g.binding())
+                        .map(|_| {
+                            let slot = slot(k);
+                            quote!(#slot = ::core::option::Option::Some(#value);)
+                        });
+                    let rank = (policy == Policy::Scored).then(|| {
+                        quote! {
+                            if #score > #best_score {
+                                #best = #k;
+                                #best_score = #score;
+                            }
+                        }
+                    });
+                    check(
+                        k,
+                        quote! {
+                            #accepted |= (1 as #mask_ty) << #k;
+                            #store
+                            #rank
+                        },
+                    )
+                });
+                let rng = rng.map(|e| quote_spanned!(e.span()=> #e));
+                let picked = match policy {
+                    Policy::Random => quote! {
+                        ::bt::decide::pick(#rng, #accepted as u128).unwrap_or(#n)
+                    },
+                    Policy::Shuffle => {
+                        let field = format_ident!("n{}_used", id);
+                        let fresh_round = local("__c");
+                        quote! {{
+                            let mut #fresh_round = #accepted & !#keep.#field;
+                            if #fresh_round == 0 {
+                                #keep.#field = 0;
+                                #fresh_round = #accepted;
+                            }
+                            ::bt::decide::pick(#rng, #fresh_round as u128).unwrap_or(#n)
+                        }}
+                    }
+                    _ => quote!(#best),
+                };
+                let scored = (policy == Policy::Scored).then(|| {
+                    quote! {
+                        let mut #best: usize = #n;
+                        let mut #best_score: f32 = 0.0;
+                    }
+                });
+                let arms = (0..n).map(|k| {
+                    let c = children[k];
+                    let take = self
+                        .tree
+                        .node(c)
+                        .guard
+                        .as_ref()
+                        .and_then(|g| g.binding())
+                        .map(|_| {
+                            let slot = slot(k);
+                            quote! {
+                                let ::core::option::Option::Some(#value) = #slot else {
+                                    ::core::unreachable!()
+                                };
+                            }
+                        });
+                    let activate = activate(k);
+                    {
+                        let k = Literal::usize_unsuffixed(k);
+                        quote!(#k => { #take #activate })
+                    }
+                });
+                quote! {
+                    if #limit == #n {
+                        #(#slots)*
+                        let mut #accepted: #mask_ty = 0;
+                        #scored
+                        #(#checks)*
+                        let #pick: usize = #picked;
+                        match #pick {
+                            #(#arms)*
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        };
+
+        let limit_value = if !node.has_state {
+            quote!(#n)
+        } else if policy == Policy::Prioritized {
+            quote!(#place.index())
+        } else {
+            quote!(if #place.index() == #n { #n } else { 0 })
+        };
+
+        let none_accepted = self.trace(2, id, quote!(NoneAccepted));
+        let run = if node.has_state {
+            let arms = children
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| self.tree.node(**c).can_run)
+                .map(|(k, &c)| {
+                    let child = self.tree.node(c);
+                    let pattern =
+                        self.decider_pattern(id, c, &[Field::State, Field::Value, Field::Since]);
+                    let bind = child
+                        .guard
+                        .as_ref()
+                        .and_then(|g| g.binding())
+                        .map(|(pat, _)| {
+                            let v = field_local(Field::Value);
+                            quote!(let #pat = &*#v else { ::core::unreachable!() };)
+                        });
+                    let state = child.has_state.then(|| {
+                        let child_place = self.place(c);
+                        let s = field_local(Field::State);
+                        quote!(let #child_place = #s;)
+                    });
+                    let cont = has_cx.then(|| {
+                        let t = field_local(Field::Since);
+                        let now = local("__now");
+                        let trace = self.trace(
+                            4,
+                            id,
+                            quote!(Continue { child: &#nodes[#c], active_for: #now - *#t }),
+                        );
+                        quote!(if !#fresh { #trace })
+                    });
+                    let eval = self.eval(c);
+                    quote! {
+                        #pattern => {
+                            #cont
+                            #bind
+                            #state
+                            #eval
+                            (#r, #k)
+                        }
+                    }
+                });
+            let ended_ok = end_trace(ok.clone());
+            let ended_fail = end_trace(fail.clone());
+            quote! {
+                let (#r, #i): (::bt::Status, usize) = match #place {
+                    #(#arms)*
+                    #ty::Idle => {
+                        #none_accepted
+                        break #label #fail;
+                    }
+                };
+                match #r {
+                    #running => break #label #running,
+                    #ok => {
+                        #ended_ok
+                        *#place = #ty::Idle;
+                        break #label #ok;
+                    }
+                    #fail => {
+                        #ended_fail
+                        *#place = #ty::Idle;
+                        #on_fail
+                    }
+                }
+            }
+        } else {
+            quote! {
+                #none_accepted
+                break #label #fail;
+            }
+        };
+
+        let count = redecides.map(|_| quote!(let mut #redecide_count: u32 = 0;));
+        let fresh_decl = has_cx.then(|| quote!(let mut #fresh = false;));
+        quote! {
+            #label: {
+                let mut #mask: #mask_ty = 0;
+                #count
+                #redo: loop {
+                    #fresh_decl
+                    let #limit: usize = #limit_value;
+                    #decide: {
+                        #choose
+                    }
+                    #run
+                }
+            }
+        }
+    }
+
+    /// Child `c`'s guard: each clause in order; the first that rejects ends
+    /// the check. `accept` runs when all passed, with the `when let` value
+    /// in `__v` and the score in `__score`.
+    fn guard(&self, group: usize, c: usize, accept: TokenStream) -> TokenStream {
+        let node = self.tree.node(c);
+        let label = Lifetime::new(&format!("'guard_n{c}"), Span::mixed_site());
+        let nodes = local("__nodes");
+        let (value, score, now, keep) =
+            (local("__v"), local("__score"), local("__now"), local("__k"));
+        let cx = self.tree.context.as_ref();
+        let mut code = Vec::new();
+        let mut has_score = false;
+        for clause in node.guard.iter().flat_map(|g| &g.clauses) {
+            let text = &clause.text;
+            let trace = self.trace(
+                5,
+                group,
+                quote!(Guard { child: &#nodes[#c], verdict: ::bt::trace::Verdict::Rejected(#text) }),
+            );
+            let reject = quote!({ #trace break #label; });
+            code.push(match &clause.kind {
+                ClauseKind::When(e) => quote_spanned!(e.span()=> if !(#e) #reject),
+                ClauseKind::WhenLet { pat, ty, expr } => {
+                    let ok = local("__ok");
+                    quote! {
+                        let #value: #ty = #expr;
+                        #[allow(unused_variables, irrefutable_let_patterns)]
+                        let #ok: bool = if let #pat = &#value { true } else { false };
+                        if !#ok #reject
+                    }
+                }
+                ClauseKind::Score(e) => {
+                    has_score = true;
+                    let typed = quote_spanned!(e.span()=> let #score: f32 = #e;);
+                    quote! {
+                        #typed
+                        if !(#score > 0.0) #reject
+                    }
+                }
+                ClauseKind::Every(d) => {
+                    let field = format_ident!("n{}_every", c);
+                    let seconds = quote_spanned!(d.span()=> { let __d: f64 = #d; __d });
+                    quote! {
+                        if #now < #keep.#field #reject
+                        #keep.#field = #now + #seconds;
+                    }
+                }
+                ClauseKind::Flags {
+                    stimuli,
+                    mode,
+                    expr,
+                } => {
+                    let have = if *stimuli {
+                        quote!(::bt::Context::stimuli_flags(&#cx))
+                    } else {
+                        quote!(::bt::Context::decision_flags(&#cx))
+                    };
+                    let test = match mode {
+                        FlagMode::Any => quote!(any),
+                        FlagMode::All => quote!(all),
+                        FlagMode::None => quote!(none),
+                    };
+                    let call = quote_spanned!(expr.span()=> ::bt::flags::#test(#have, #expr));
+                    quote!(if !#call #reject)
+                }
+            });
+        }
+        let default_score = (!has_score).then(|| quote!(let #score: f32 = 1.0;));
+        let accepted = self.trace(
+            5,
+            group,
+            quote!(Guard { child: &#nodes[#c], verdict: ::bt::trace::Verdict::Accepted(#score) }),
+        );
+        quote! {
+            #label: {
+                #(#code)*
+                #default_score
+                #accepted
+                #accept
+            }
+        }
+    }
+
+    /// `true` when node `id` is a decider group.
+    pub(super) fn is_decider(&self, id: usize) -> bool {
+        matches!(self.tree.node(id).kind, Kind::Decider { .. })
+    }
+}
+
+/// The local a decider variant field is bound to.
+pub(super) fn field_local(field: Field) -> proc_macro2::Ident {
+    local(match field {
+        Field::State => "__ds",
+        Field::Value => "__dv",
+        Field::Since => "__dt",
+    })
+}

@@ -1,0 +1,249 @@
+//! The tick context: time, decision flags, stimuli flags, agent id and trace
+//! hook, passed to a tree as one of its header bindings.
+
+use crate::trace::{NoTrace, Trace};
+use bitflags::Flags;
+
+bitflags::bitflags! {
+    /// The flags type of a context that has no flags of that kind.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+    pub struct NoFlags: u8 {}
+}
+
+/// What a tree reads from its tick context.
+///
+/// A tree has a context when one of its header bindings is a [`Ctx`] (by
+/// value, `&Ctx<..>` or `&mut Ctx<..>`) or is marked `#[context]`; the
+/// binding's type must then implement this trait. Time nodes (`wait`,
+/// `timeout`, `delay`, `cooldown`), `every(..)` guards, `flags(..)` and
+/// `stimuli(..)` preconditions, activation times and trace output all read
+/// it. Time always comes from here, never from a clock, so runs replay
+/// exactly.
+///
+/// Implemented by [`Ctx`] and by references to any context, so a custom
+/// context type only has to implement it once.
+pub trait Context {
+    /// The agent's decision flags type (a `bitflags` type).
+    type Decision: Flags + Copy;
+    /// The agent's stimuli flags type (a `bitflags` type).
+    type Stimuli: Flags + Copy;
+    /// The trace hook.
+    type Trace: Trace;
+
+    /// Current time in seconds.
+    fn now(&self) -> f64;
+    /// Seconds since the previous tick.
+    fn dt(&self) -> f64;
+    /// This tick's decision flags.
+    fn decision_flags(&self) -> Self::Decision;
+    /// This tick's active stimuli flags (see [`Stimuli::update`](crate::Stimuli::update)).
+    fn stimuli_flags(&self) -> Self::Stimuli;
+    /// An id for the agent being ticked, shown in trace output and used to
+    /// filter it.
+    fn agent(&self) -> u64;
+    /// The trace hook.
+    fn tracer(&self) -> &Self::Trace;
+}
+
+impl<C: Context + ?Sized> Context for &C {
+    type Decision = C::Decision;
+    type Stimuli = C::Stimuli;
+    type Trace = C::Trace;
+    #[inline]
+    fn now(&self) -> f64 {
+        (**self).now()
+    }
+    #[inline]
+    fn dt(&self) -> f64 {
+        (**self).dt()
+    }
+    #[inline]
+    fn decision_flags(&self) -> C::Decision {
+        (**self).decision_flags()
+    }
+    #[inline]
+    fn stimuli_flags(&self) -> C::Stimuli {
+        (**self).stimuli_flags()
+    }
+    #[inline]
+    fn agent(&self) -> u64 {
+        (**self).agent()
+    }
+    #[inline]
+    fn tracer(&self) -> &C::Trace {
+        (**self).tracer()
+    }
+}
+
+impl<C: Context + ?Sized> Context for &mut C {
+    type Decision = C::Decision;
+    type Stimuli = C::Stimuli;
+    type Trace = C::Trace;
+    #[inline]
+    fn now(&self) -> f64 {
+        (**self).now()
+    }
+    #[inline]
+    fn dt(&self) -> f64 {
+        (**self).dt()
+    }
+    #[inline]
+    fn decision_flags(&self) -> C::Decision {
+        (**self).decision_flags()
+    }
+    #[inline]
+    fn stimuli_flags(&self) -> C::Stimuli {
+        (**self).stimuli_flags()
+    }
+    #[inline]
+    fn agent(&self) -> u64 {
+        (**self).agent()
+    }
+    #[inline]
+    fn tracer(&self) -> &C::Trace {
+        (**self).tracer()
+    }
+}
+
+/// The tick context most trees use: built by the caller for each agent and
+/// tick, cheap to copy.
+///
+/// `D` and `S` are the decision and stimuli flags types (write them with
+/// [`bitflags!`](crate::bitflags::bitflags)); `T` is the trace hook, which
+/// costs nothing when left as [`NoTrace`].
+///
+/// ```
+/// use bt_runtime::{Context, Ctx, bitflags::bitflags};
+///
+/// bitflags! {
+///     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+///     pub struct Mode: u8 { const NIGHT = 1; const CARNIVORE = 2; }
+/// }
+///
+/// let cx: Ctx<Mode> = Ctx::new(12.5, 0.1).flags(Mode::NIGHT).agent(7);
+/// assert_eq!(cx.now(), 12.5);
+/// assert!(cx.decision_flags().contains(Mode::NIGHT));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Ctx<D = NoFlags, S = NoFlags, T = NoTrace> {
+    /// Current time in seconds.
+    pub now: f64,
+    /// Seconds since the previous tick.
+    pub dt: f64,
+    /// The agent's decision flags for this tick.
+    pub flags: D,
+    /// The agent's active stimuli flags for this tick.
+    pub stimuli: S,
+    /// Id of the agent, for trace output and filtering.
+    pub agent: u64,
+    /// The trace hook.
+    pub trace: T,
+}
+
+impl<D: Flags + Copy, S: Flags + Copy> Ctx<D, S, NoTrace> {
+    /// A context at time `now`, `dt` seconds after the previous tick, with
+    /// no flags set, agent id 0 and no tracing.
+    #[inline]
+    pub fn new(now: f64, dt: f64) -> Self {
+        Ctx {
+            now,
+            dt,
+            flags: D::empty(),
+            stimuli: S::empty(),
+            agent: 0,
+            trace: NoTrace,
+        }
+    }
+}
+
+impl<D: Flags + Copy, S: Flags + Copy, T: Trace> Ctx<D, S, T> {
+    /// With these decision flags.
+    #[inline]
+    pub fn flags(mut self, flags: D) -> Self {
+        self.flags = flags;
+        self
+    }
+
+    /// With these stimuli flags, usually the result of
+    /// [`Stimuli::update`](crate::Stimuli::update).
+    #[inline]
+    pub fn stimuli(mut self, stimuli: S) -> Self {
+        self.stimuli = stimuli;
+        self
+    }
+
+    /// With this agent id.
+    #[inline]
+    pub fn agent(mut self, agent: u64) -> Self {
+        self.agent = agent;
+        self
+    }
+
+    /// With this trace hook.
+    #[inline]
+    pub fn trace<T2: Trace>(self, trace: T2) -> Ctx<D, S, T2> {
+        Ctx {
+            now: self.now,
+            dt: self.dt,
+            flags: self.flags,
+            stimuli: self.stimuli,
+            agent: self.agent,
+            trace,
+        }
+    }
+}
+
+impl<D: Flags + Copy, S: Flags + Copy, T: Trace> Context for Ctx<D, S, T> {
+    type Decision = D;
+    type Stimuli = S;
+    type Trace = T;
+    #[inline]
+    fn now(&self) -> f64 {
+        self.now
+    }
+    #[inline]
+    fn dt(&self) -> f64 {
+        self.dt
+    }
+    #[inline]
+    fn decision_flags(&self) -> D {
+        self.flags
+    }
+    #[inline]
+    fn stimuli_flags(&self) -> S {
+        self.stimuli
+    }
+    #[inline]
+    fn agent(&self) -> u64 {
+        self.agent
+    }
+    #[inline]
+    fn tracer(&self) -> &T {
+        &self.trace
+    }
+}
+
+/// Flag preconditions, as generated for `flags(..)` and `stimuli(..)`
+/// guard clauses.
+pub mod flags {
+    use bitflags::Flags;
+
+    /// `any = want`: at least one flag of `want` is set (an empty `want`
+    /// never passes).
+    #[inline]
+    pub fn any<F: Flags>(have: F, want: F) -> bool {
+        have.intersects(want)
+    }
+
+    /// `all = want`: every flag of `want` is set.
+    #[inline]
+    pub fn all<F: Flags>(have: F, want: F) -> bool {
+        have.contains(want)
+    }
+
+    /// `none = want`: no flag of `want` is set.
+    #[inline]
+    pub fn none<F: Flags>(have: F, want: F) -> bool {
+        !have.intersects(want)
+    }
+}

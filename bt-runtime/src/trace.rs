@@ -1,0 +1,266 @@
+//! Leveled trace output from generated trees, through a hook in the tick
+//! context. With [`NoTrace`] (the default) every trace point compiles away.
+//!
+//! Levels follow Spore's five: 1 and 2 report transitions only (a decider
+//! child activates; a child ends, is interrupted or a group redecides),
+//! 3 to 5 report every tick (3: tick start and end; 4: each active child
+//! continued; 5: every guard's verdict).
+
+use crate::context::Context;
+use crate::meta::NodeInfo;
+use crate::status::Status;
+
+/// A decider child was activated; a redecide hit its limit.
+pub const ACTIVATIONS: u8 = 1;
+/// A child ended, was interrupted or masked; a group found no child.
+pub const ENDINGS: u8 = 2;
+/// Start and end of every tick.
+pub const TICKS: u8 = 3;
+/// Every active decider child continued.
+pub const CONTINUES: u8 = 4;
+/// Every guard checked, with its verdict.
+pub const GUARDS: u8 = 5;
+
+/// Receives trace events from generated trees.
+pub trait Trace {
+    /// `false` makes every trace point disappear at compile time.
+    const ENABLED: bool = true;
+
+    /// Highest level wanted for `agent`; 0 turns tracing off for it.
+    /// Checked before an event is built.
+    fn level(&self, agent: u64) -> u8;
+
+    /// One event at or below [`level`](Self::level).
+    fn event(&self, event: &TraceEvent);
+}
+
+/// No tracing. Every trace point compiles to nothing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NoTrace;
+
+impl Trace for NoTrace {
+    const ENABLED: bool = false;
+    #[inline(always)]
+    fn level(&self, _: u64) -> u8 {
+        0
+    }
+    #[inline(always)]
+    fn event(&self, _: &TraceEvent) {}
+}
+
+/// Sends events up to `level`, of every agent or of one, to a function.
+///
+/// ```
+/// use bt_runtime::trace::Tracer;
+/// // Level-1 transitions of agent 3, printed.
+/// let tracer = Tracer::new(1, |e: &bt_runtime::TraceEvent| println!("{e}")).only_agent(3);
+/// # let _ = tracer;
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Tracer<F> {
+    /// Highest level passed on.
+    pub level: u8,
+    /// Only this agent's events, if set.
+    pub agent: Option<u64>,
+    /// Where events go.
+    pub sink: F,
+}
+
+impl<F: Fn(&TraceEvent)> Tracer<F> {
+    /// Events of every agent up to `level`, sent to `sink`.
+    pub fn new(level: u8, sink: F) -> Self {
+        Tracer {
+            level,
+            agent: None,
+            sink,
+        }
+    }
+
+    /// Only `agent`'s events.
+    pub fn only_agent(mut self, agent: u64) -> Self {
+        self.agent = Some(agent);
+        self
+    }
+}
+
+impl<F: Fn(&TraceEvent)> Trace for Tracer<F> {
+    #[inline]
+    fn level(&self, agent: u64) -> u8 {
+        match self.agent {
+            Some(only) if only != agent => 0,
+            _ => self.level,
+        }
+    }
+    fn event(&self, event: &TraceEvent) {
+        (self.sink)(event)
+    }
+}
+
+impl<T: Trace + ?Sized> Trace for &T {
+    const ENABLED: bool = T::ENABLED;
+    #[inline]
+    fn level(&self, agent: u64) -> u8 {
+        (**self).level(agent)
+    }
+    fn event(&self, event: &TraceEvent) {
+        (**self).event(event)
+    }
+}
+
+/// The trace level wanted for this context's agent; constant 0 with
+/// [`NoTrace`]. Used by generated code before it builds an event.
+#[inline(always)]
+pub fn level<C: Context>(cx: &C) -> u8 {
+    if <C::Trace as Trace>::ENABLED {
+        cx.tracer().level(cx.agent())
+    } else {
+        0
+    }
+}
+
+/// Builds and sends one event. Used by generated code after checking
+/// [`level`].
+#[inline(never)]
+pub fn emit<C: Context>(cx: &C, level: u8, node: &'static NodeInfo, what: Event) {
+    cx.tracer().event(&TraceEvent {
+        level,
+        agent: cx.agent(),
+        now: cx.now(),
+        node,
+        what,
+    });
+}
+
+/// One trace event.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TraceEvent {
+    /// The event's level (1 to 5).
+    pub level: u8,
+    /// The agent ticked (from [`Context::agent`]).
+    pub agent: u64,
+    /// The time of the tick.
+    pub now: f64,
+    /// The node the event happened in: the tree's root for tick events, the
+    /// decider group otherwise.
+    pub node: &'static NodeInfo,
+    /// What happened.
+    pub what: Event,
+}
+
+/// What a [`TraceEvent`] reports.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Event {
+    /// A tick starts (level 3).
+    TickStart,
+    /// A tick ended with this status (level 3).
+    TickEnd(Status),
+    /// A decider child was chosen and activated (level 1).
+    Activate {
+        /// The child.
+        child: &'static NodeInfo,
+    },
+    /// The active child was interrupted by a higher-priority one (level 2).
+    Interrupt {
+        /// The child halted.
+        child: &'static NodeInfo,
+        /// The child whose guard accepted.
+        by: &'static NodeInfo,
+    },
+    /// A decider child finished (level 2). On `Failure` the group redecides
+    /// with the child masked.
+    End {
+        /// The child.
+        child: &'static NodeInfo,
+        /// How it ended.
+        status: Status,
+    },
+    /// No child accepted: the group fails (level 2).
+    NoneAccepted,
+    /// The group hit its `redecides = N` bound this tick and fails (level 1).
+    RedecideLimit,
+    /// The active child is ticked again (level 4).
+    Continue {
+        /// The child.
+        child: &'static NodeInfo,
+        /// Seconds since it was activated.
+        active_for: f64,
+    },
+    /// A guard was checked (level 5).
+    Guard {
+        /// The child whose guard it is.
+        child: &'static NodeInfo,
+        /// The verdict.
+        verdict: Verdict,
+    },
+}
+
+/// The result of checking one guard.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Verdict {
+    /// Every clause passed; the score (1.0 without a `score` clause).
+    Accepted(f32),
+    /// This clause rejected (its source text).
+    Rejected(&'static str),
+    /// Not checked: the child failed earlier in this tick.
+    Masked,
+}
+
+impl core::fmt::Display for TraceEvent {
+    /// `BT(1) agent 3 @ 12.500:   activating 'flee (n4 leaf Flee) in 'root`;
+    /// two spaces of indent per depth of the group.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "BT({}) agent {} @ {:.3}: {:indent$}",
+            self.level,
+            self.agent,
+            self.now,
+            "",
+            indent = 2 * self.node.depth
+        )?;
+        let group = Named(self.node);
+        match self.what {
+            Event::TickStart => write!(f, "tick {} starts", self.node.tree),
+            Event::TickEnd(status) => write!(f, "tick {} ends: {status}", self.node.tree),
+            Event::Activate { child } => write!(f, "activating {} in {group}", Named(child)),
+            Event::Interrupt { child, by } => write!(
+                f,
+                "interrupting {} for {} in {group}",
+                Named(child),
+                Named(by)
+            ),
+            Event::End { child, status } => {
+                write!(f, "{} ended: {status}, in {group}", Named(child))
+            }
+            Event::NoneAccepted => write!(f, "no child of {group} accepts: failing"),
+            Event::RedecideLimit => write!(f, "redecide limit of {group} reached: failing"),
+            Event::Continue { child, active_for } => write!(
+                f,
+                "continuing {} in {group}, active for {active_for:.3}s",
+                Named(child)
+            ),
+            Event::Guard { child, verdict } => match verdict {
+                Verdict::Accepted(score) => {
+                    write!(f, "guard of {} accepts (score {score})", Named(child))
+                }
+                Verdict::Rejected(clause) => {
+                    write!(f, "guard of {} rejects at `{clause}`", Named(child))
+                }
+                Verdict::Masked => write!(f, "{} is masked (failed this tick)", Named(child)),
+            },
+        }
+    }
+}
+
+/// `'label (n4 kind detail)` or `n4 kind detail`.
+struct Named(&'static NodeInfo);
+
+impl core::fmt::Display for Named {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let n = self.0;
+        match n.label {
+            Some(label) => write!(f, "'{label} (n{} {})", n.id, n.kind),
+            None => write!(f, "n{} {} `{}`", n.id, n.kind, n.detail),
+        }
+    }
+}
