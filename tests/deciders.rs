@@ -55,7 +55,7 @@ fn nth(i: u32, k: u32) -> u32 {
 }
 
 behavior_tree! {
-    tree Prio(w: &mut World, cx: &Ctx<Mode, Senses>) {
+    tree Prio(w: &mut World, cx: &Ctx<Mode, Senses, impl bt::Trace>) {
         prioritized {
             'flee: when w.cond("g0") => L { n: "a" },
             'fight: when w.cond("g1") => L { n: "b" },
@@ -314,4 +314,302 @@ fn scored_runs_the_best_positive_score_and_ties_go_to_the_earlier_child() {
         ]
     );
     let _ = Status::Running;
+}
+
+/// Something a `when let` guard finds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Food {
+    /// Which one.
+    pub id: u32,
+}
+
+/// World plus what guards look at.
+pub struct Agent {
+    /// The scripted world.
+    pub w: World,
+    /// What `when let` finds, changed by the tests between ticks.
+    pub food: Option<Food>,
+    /// Food ids eaten, one per tick of `eat`.
+    pub eaten: Vec<u32>,
+}
+
+behavior_tree! {
+    tree Eat(me: &mut Agent, cx: &Ctx<Mode, Senses>) {
+        prioritized {
+            'hurt: stimuli(any = Senses::HIT) flags(none = Mode::DEAD) => action me.w.act("flee"),
+            'eat: when let Some(food): Option<Food> = me.food => action {
+                me.eaten.push(food.id);
+                Status::Running
+            },
+            'look: every(2) when me.w.cond("look") => action me.w.act("looked"),
+            'night: flags(all = Mode::NIGHT | Mode::DEAD) => success,
+            else => running,
+        }
+    }
+
+    tree Hooks(w: &mut World, cx: &Ctx<Mode, Senses>) {
+        prioritized {
+            when w.cond("g0") => L { n: "a" },
+            else => scope(enter = w.act("enter"), tick = w.cond("tick"), exit = w.note("exit")) {
+                L { n: "b" }
+            },
+        }
+    }
+
+    tree Timers(w: &mut World, cx: Ctx<Mode, Senses>) {
+        sequence {
+            wait(1),
+            timeout(2.0) { L { n: "a" } },
+            delay(0.5) { L { n: "b" } },
+        }
+    }
+
+    tree Cool(w: &mut World, cx: &Ctx<Mode, Senses>) {
+        select {
+            cooldown(3) { L { n: "a" } },
+            run_once { L { n: "b" } },
+            action w.act("fallback"),
+        }
+    }
+}
+
+#[test]
+fn a_when_let_value_stays_bound_for_the_whole_activation() {
+    let mut me = Agent {
+        w: World::default(),
+        food: Some(Food { id: 7 }),
+        eaten: Vec::new(),
+    };
+    let mut tree = Eat::default();
+    let cx = at(0.0);
+    tree.tick(&mut me, &cx);
+    // The world changes; the active child keeps the food its guard saw.
+    me.food = Some(Food { id: 8 });
+    tree.tick(&mut me, &cx);
+    me.food = None;
+    tree.tick(&mut me, &cx);
+    assert_eq!(me.eaten, [7, 7, 7]);
+    // A new activation binds anew.
+    tree.reset(&mut me, &cx);
+    me.food = Some(Food { id: 9 });
+    tree.tick(&mut me, &cx);
+    assert_eq!(me.eaten, [7, 7, 7, 9]);
+}
+
+#[test]
+fn flag_preconditions_check_decision_and_stimuli_flags() {
+    let mut me = Agent {
+        w: World::new(&[("flee", "SSS"), ("look", "FFF")]),
+        food: None,
+        eaten: Vec::new(),
+    };
+    let mut tree = Eat::default();
+    let hit = |t| at(t).stimuli(Senses::HIT | Senses::FOOD);
+    // stimuli(any = HIT) and flags(none = DEAD) both pass.
+    assert_eq!(tree.tick(&mut me, &hit(0.0)), Status::Success);
+    assert_eq!(me.w.take_events(), "flee=S");
+    // Dead: `hurt` is masked off by its flag check; `look` rejects; night
+    // needs NIGHT *and* DEAD.
+    assert_eq!(tree.tick(&mut me, &hit(0.0).flags(Mode::DEAD)), Status::Running);
+    assert_eq!(me.w.take_events(), "?look=F");
+    tree.reset(&mut me, &at(0.0));
+    let both = Mode::NIGHT | Mode::DEAD;
+    assert_eq!(tree.tick(&mut me, &at(5.0).flags(both)), Status::Success);
+    assert_eq!(me.w.take_events(), "?look=F");
+    // No stimuli: `hurt` rejects.
+    assert_eq!(tree.tick(&mut me, &at(5.5)), Status::Running);
+    assert_eq!(me.w.take_events(), "", "`look` waits until 7.0");
+}
+
+#[test]
+fn every_checks_a_guard_at_most_once_per_period() {
+    let mut me = Agent {
+        w: World::new(&[("look", "FFS"), ("looked", "S")]),
+        food: None,
+        eaten: Vec::new(),
+    };
+    let mut tree = Eat::default();
+    let mut checks = Vec::new();
+    for t in [0.0, 1.0, 1.9, 2.0, 3.0, 4.5, 5.0] {
+        tree.tick(&mut me, &at(t));
+        checks.push(format!("{t}:{}", me.w.take_events()));
+    }
+    assert_eq!(
+        checks,
+        ["0:?look=F", "1:", "1.9:", "2:?look=F", "3:", "4.5:?look=S looked=S", "5:"]
+    );
+}
+
+#[test]
+fn scope_hooks_run_on_enter_every_tick_and_exit_including_on_halt() {
+    let mut w = World::new(&[
+        ("g0", "FFFS"),
+        ("enter", "SS"),
+        ("tick", "SSSS"),
+        ("b", "RSR"),
+        ("a", "R"),
+    ]);
+    let mut tree = Hooks::default();
+    let lines = w.run(4, |w| tree.tick(w, &at(0.0)));
+    assert_eq!(
+        lines,
+        [
+            "R: ?g0=F enter=S ?tick=S +b=R",
+            "S: ?g0=F ?tick=S .b=S exit",
+            "R: ?g0=F enter=S ?tick=S +b=R",
+            // Interrupted: `b` is halted first, then the scope exits.
+            "R: ?g0=S !b exit +a=R",
+        ]
+    );
+    // Reset halts `a`; the scope is not active, so no exit.
+    tree.reset(&mut w, &at(0.0));
+    assert_eq!(w.take_events(), "!a");
+}
+
+#[test]
+fn a_scope_whose_enter_or_tick_hook_rejects_fails() {
+    let mut w = World::new(&[
+        ("g0", "FFFFF"),
+        ("enter", "FS"),
+        ("tick", "SF"),
+        ("b", "RR"),
+    ]);
+    let mut tree = Hooks::default();
+    let lines = w.run(3, |w| tree.tick(w, &at(0.0)));
+    assert_eq!(
+        lines,
+        [
+            // `enter` refuses: the scope fails without exit; the masked
+            // redecide asks `g0` again, and the group fails.
+            "F: ?g0=F enter=F ?g0=F",
+            "R: ?g0=F enter=S ?tick=S +b=R",
+            // `tick` refuses: the child is halted, then exit.
+            "F: ?g0=F ?tick=F !b exit ?g0=F",
+        ]
+    );
+}
+
+#[test]
+fn reset_runs_the_exit_hook_of_an_active_scope() {
+    let mut w = World::new(&[("g0", "F"), ("enter", "S"), ("tick", "S"), ("b", "R")]);
+    let mut tree = Hooks::default();
+    tree.tick(&mut w, &at(0.0));
+    w.take_events();
+    tree.reset(&mut w, &at(0.0));
+    assert_eq!(w.take_events(), "!b exit");
+}
+
+#[test]
+fn wait_timeout_and_delay_follow_the_context_time() {
+    let mut w = World::new(&[("a", "RRRRS"), ("b", "RS")]);
+    let mut tree = Timers::default();
+    let times = [
+        10.0, 10.5, 11.0, 12.0, 12.75, 13.0, 13.25, 14.0, 14.25, 14.5, 14.75, 15.0, 15.25,
+    ];
+    let lines: Vec<String> = times
+        .iter()
+        .map(|&t| {
+            let status = tree.tick(&mut w, at(t));
+            format!("{t} {}", w.take_line(status))
+        })
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "10 R:",            // wait(1) starts
+            "10.5 R:",          //
+            "11 R: +a=R",       // waited 1 s: timeout(2) starts `a`
+            "12 R: .a=R",       //
+            "12.75 R: .a=R",    //
+            "13 F: !a",         // 2 s since `a` started: halted, timeout fails
+            "13.25 R:",         // the sequence starts over: wait(1)
+            "14 R:",            //
+            "14.25 R: +a=R",    //
+            "14.5 R: .a=S",     // `a` made it; delay(0.5) starts
+            "14.75 R:",         //
+            "15 R: +b=R",       // 0.5 s later `b` starts
+            "15.25 S: .b=S",    //
+        ]
+    );
+}
+
+#[test]
+fn cooldown_blocks_after_each_run_and_run_once_remembers_its_result() {
+    let mut w = World::new(&[("a", "FSF"), ("b", "RFR"), ("fallback", "SSR")]);
+    let mut tree = Cool::default();
+    let mut lines: Vec<String> = [0.0, 1.0, 2.0, 3.0, 4.0]
+        .iter()
+        .map(|&t| {
+            let status = tree.tick(&mut w, &at(t));
+            format!("{t} {}", w.take_line(status))
+        })
+        .collect();
+    // Reset forgets the cooldown and the run_once mark.
+    tree.reset(&mut w, &at(4.5));
+    let status = tree.tick(&mut w, &at(4.5));
+    lines.push(format!("4.5 {}", w.take_line(status)));
+    assert_eq!(
+        lines,
+        [
+            "0 R: +a=F +b=R",       // `a` fails: cooling down until 3
+            "1 S: .b=F fallback=S", // `b` finished: failure, for good
+            "2 S: fallback=S",      // neither `a` (cooling) nor `b` (done) tick
+            "3 S: +a=S",            // cooled down
+            "4 R: fallback=R",      //
+            "4.5 R: +a=F +b=R",     // after reset
+        ]
+    );
+}
+
+#[test]
+fn print_state_shows_the_active_path_with_labels_kinds_and_time_active() {
+    let mut w = World::new(&[("g0", "FFF"), ("g1", "FS"), ("c", "R"), ("b", "RR")]);
+    let mut tree = Prio::default();
+    tree.tick(&mut w, &at(1.0)); // idle from 1.0
+    tree.tick(&mut w, &at(2.5)); // fight from 2.5
+    tree.tick(&mut w, &at(3.0));
+    let mut text = String::new();
+    tree.print_state(6.25, &mut text).unwrap();
+    assert_eq!(
+        text,
+        "*0 (prioritized)\n  *2 'fight (leaf L { n: \"b\" }) 3.75s\n"
+    );
+    tree.reset(&mut w, &at(7.0));
+    let mut text = String::new();
+    tree.print_state(7.0, &mut text).unwrap();
+    assert_eq!(text, "Prio (inactive)\n");
+}
+
+#[test]
+fn trace_levels_report_transitions_or_every_decision_for_one_agent() {
+    use std::cell::RefCell;
+    let lines = RefCell::new(Vec::new());
+    let record = |e: &bt::TraceEvent| lines.borrow_mut().push(e.to_string());
+    let mut w = World::new(&[("g0", "FFFF"), ("g1", "FFS"), ("c", "RR"), ("b", "RR")]);
+    let mut tree = Prio::default();
+    // Level 2 for agent 1 only: agent 2's ticks print nothing.
+    let level2 = bt::Tracer::new(2, record).only_agent(1);
+    tree.tick(&mut w, &at(1.0).agent(1).trace(&level2));
+    tree.tick(&mut w, &at(1.5).agent(2).trace(&level2));
+    tree.tick(&mut w, &at(2.0).agent(1).trace(&level2));
+    assert_eq!(
+        lines.take(),
+        [
+            "BT(1) agent 1 @ 1.000: activating 'idle (n3 leaf) in n0 prioritized",
+            "BT(2) agent 1 @ 2.000: interrupting 'idle (n3 leaf) for 'fight (n2 leaf) in n0 prioritized",
+            "BT(1) agent 1 @ 2.000: activating 'fight (n2 leaf) in n0 prioritized",
+        ]
+    );
+    // Level 5: every decision, every tick.
+    let level5 = bt::Tracer::new(5, record);
+    tree.tick(&mut w, &at(3.0).agent(1).trace(&level5));
+    assert_eq!(
+        lines.take(),
+        [
+            "BT(3) agent 1 @ 3.000: tick Prio starts",
+            "BT(5) agent 1 @ 3.000: guard of 'flee (n1 leaf) rejects at `when w.cond(\"g0\")`",
+            "BT(4) agent 1 @ 3.000: continuing 'fight (n2 leaf) in n0 prioritized, active for 1.000s",
+            "BT(3) agent 1 @ 3.000: tick Prio ends: Running",
+        ]
+    );
 }

@@ -260,6 +260,7 @@ impl core::fmt::Display for Named {
         let n = self.0;
         match n.label {
             Some(label) => write!(f, "'{label} (n{} {})", n.id, n.kind),
+            None if n.detail == n.kind.keyword() => write!(f, "n{} {}", n.id, n.kind),
             None => write!(f, "n{} {} `{}`", n.id, n.kind, n.detail),
         }
     }
