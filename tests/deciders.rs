@@ -410,7 +410,10 @@ fn flag_preconditions_check_decision_and_stimuli_flags() {
     assert_eq!(me.w.take_events(), "flee=S");
     // Dead: `hurt` is masked off by its flag check; `look` rejects; night
     // needs NIGHT *and* DEAD.
-    assert_eq!(tree.tick(&mut me, &hit(0.0).flags(Mode::DEAD)), Status::Running);
+    assert_eq!(
+        tree.tick(&mut me, &hit(0.0).flags(Mode::DEAD)),
+        Status::Running
+    );
     assert_eq!(me.w.take_events(), "?look=F");
     tree.reset(&mut me, &at(0.0));
     let both = Mode::NIGHT | Mode::DEAD;
@@ -436,7 +439,15 @@ fn every_checks_a_guard_at_most_once_per_period() {
     }
     assert_eq!(
         checks,
-        ["0:?look=F", "1:", "1.9:", "2:?look=F", "3:", "4.5:?look=S looked=S", "5:"]
+        [
+            "0:?look=F",
+            "1:",
+            "1.9:",
+            "2:?look=F",
+            "3:",
+            "4.5:?look=S looked=S",
+            "5:"
+        ]
     );
 }
 
@@ -516,19 +527,19 @@ fn wait_timeout_and_delay_follow_the_context_time() {
     assert_eq!(
         lines,
         [
-            "10 R:",            // wait(1) starts
-            "10.5 R:",          //
-            "11 R: +a=R",       // waited 1 s: timeout(2) starts `a`
-            "12 R: .a=R",       //
-            "12.75 R: .a=R",    //
-            "13 F: !a",         // 2 s since `a` started: halted, timeout fails
-            "13.25 R:",         // the sequence starts over: wait(1)
-            "14 R:",            //
-            "14.25 R: +a=R",    //
-            "14.5 R: .a=S",     // `a` made it; delay(0.5) starts
-            "14.75 R:",         //
-            "15 R: +b=R",       // 0.5 s later `b` starts
-            "15.25 S: .b=S",    //
+            "10 R:",         // wait(1) starts
+            "10.5 R:",       //
+            "11 R: +a=R",    // waited 1 s: timeout(2) starts `a`
+            "12 R: .a=R",    //
+            "12.75 R: .a=R", //
+            "13 F: !a",      // 2 s since `a` started: halted, timeout fails
+            "13.25 R:",      // the sequence starts over: wait(1)
+            "14 R:",         //
+            "14.25 R: +a=R", //
+            "14.5 R: .a=S",  // `a` made it; delay(0.5) starts
+            "14.75 R:",      //
+            "15 R: +b=R",    // 0.5 s later `b` starts
+            "15.25 S: .b=S", //
         ]
     );
 }

@@ -90,18 +90,6 @@ fn time_needs_a_context(tree: &TreeDef, node: &Node, errors: &mut Errors) {
         return;
     }
     let mut needs = Vec::new();
-    match &node.kind {
-        NodeKind::Group { keyword, ident, .. } if keyword.needs_time() => {
-            needs.push((
-                ident.span(),
-                format!("`{keyword}` reads the time", keyword = keyword.as_str()),
-            ));
-        }
-        NodeKind::Wait { ident, .. } => {
-            needs.push((ident.span(), "`wait` reads the time".to_string()))
-        }
-        _ => {}
-    }
     for clause in node.guard.iter().flat_map(|g| &g.clauses) {
         match &clause.kind {
             ClauseKind::Every(_) => needs.push((clause.span, "`every` reads the time".to_string())),
@@ -115,6 +103,18 @@ fn time_needs_a_context(tree: &TreeDef, node: &Node, errors: &mut Errors) {
             )),
             _ => {}
         }
+    }
+    match &node.kind {
+        NodeKind::Group { keyword, ident, .. } if keyword.needs_time() => {
+            needs.push((
+                ident.span(),
+                format!("`{keyword}` reads the time", keyword = keyword.as_str()),
+            ));
+        }
+        NodeKind::Wait { ident, .. } => {
+            needs.push((ident.span(), "`wait` reads the time".to_string()))
+        }
+        _ => {}
     }
     for (span, what) in needs {
         errors.push(syn::Error::new(
