@@ -1,0 +1,328 @@
+//! The Spore creature: guard the nest (fight, growl, patrol), flee when
+//! badly hurt, eat what it finds, rest at night, and idle (play with a
+//! friend, wander, sit) otherwise.
+//!
+//! A tiny one-dimensional world with the nest at `x = 0`: enemies come and
+//! go, food appears, friends invite the creature to play. Everything random
+//! comes from seeded generators, and time is the simulated clock passed in
+//! the tick context, so every run prints the same thing.
+//!
+//! Prints creature 0's decisions at trace level 1 (activations only), a
+//! summary of all creatures, and creature 0's active path at the end.
+//!
+//! `cargo run --example creature [seed]`
+
+use bt::prelude::*;
+use bt::{Ctx, Leaf, Stimuli, Trace, Tracer};
+use rand_pcg::Pcg32;
+use rand_pcg::rand_core::{Rng, SeedableRng};
+
+bt::bitflags::bitflags! {
+    /// Decision flags, set by the game each tick.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct Mode: u8 {
+        /// It is night.
+        const NIGHT = 1;
+    }
+
+    /// Stimuli: short-lived facts about the creature, with a timeout.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct Senses: u8 {
+        /// Something hit it.
+        const TOOK_HIT = 1;
+        /// A friend asked it to play (data: the friend's id).
+        const INVITED = 2;
+        /// It ate recently.
+        const ATE = 4;
+    }
+}
+
+/// One creature and its patch of world.
+pub struct Creature {
+    id: u64,
+    x: f32,
+    hp: f32,
+    hunger: f32,
+    energy: f32,
+    enemy: Option<f32>,
+    food: Option<f32>,
+    stimuli: Stimuli<Senses, u64, 4>,
+    guarding: bool,
+    world: Pcg32,
+    /// How often each kind of thing happened.
+    tally: Tally,
+}
+
+/// Counts for the summary.
+#[derive(Default, Debug)]
+pub struct Tally {
+    fights_won: u32,
+    hits_taken: u32,
+    meals: u32,
+    plays: u32,
+    growls: u32,
+    rests: u32,
+}
+
+impl Creature {
+    fn new(id: u64, seed: u64) -> Creature {
+        Creature {
+            id,
+            x: 0.0,
+            hp: 100.0,
+            hunger: 0.2,
+            energy: 1.0,
+            enemy: None,
+            food: None,
+            stimuli: Stimuli::new(),
+            guarding: false,
+            world: Pcg32::seed_from_u64(seed ^ id.wrapping_mul(0x9E37_79B9_7F4A_7C15)),
+            tally: Tally::default(),
+        }
+    }
+
+    fn chance(&mut self, p: f32) -> bool {
+        (self.world.next_u32() as f32 / u32::MAX as f32) < p
+    }
+
+    /// The world moves on by `dt` seconds.
+    fn simulate(&mut self, now: f64, dt: f32) {
+        self.hunger = (self.hunger + 0.01 * dt).min(1.0);
+        self.energy = (self.energy - 0.008 * dt).max(0.0);
+        self.hp = (self.hp + 0.5 * dt).min(100.0);
+        if self.enemy.is_none() && self.chance(0.004) {
+            self.enemy = Some(12.0);
+        }
+        if let Some(mut e) = self.enemy {
+            // Enemies walk toward the nest, unless growled at.
+            e -= 0.6 * dt * e.signum();
+            if (e - self.x).abs() < 1.5 && self.chance(0.08) {
+                self.hp -= 12.0;
+                self.tally.hits_taken += 1;
+                self.stimuli.add_evicting(Senses::TOOK_HIT, 2.0, 0);
+            }
+            self.enemy = (e.abs() <= 20.0).then_some(e);
+        }
+        if self.food.is_none() && self.chance(0.006) {
+            self.food = Some((self.world.next_u32() % 17) as f32 - 8.0);
+        }
+        if self.chance(0.004) {
+            let friend = u64::from(self.world.next_u32() % 3);
+            self.stimuli.add_evicting(Senses::INVITED, 6.0, friend);
+        }
+        let _ = now;
+    }
+
+    fn enemy_near_nest(&self) -> bool {
+        self.enemy.is_some_and(|e| e.abs() < 8.0)
+    }
+
+    fn enemy_distance(&self) -> f32 {
+        self.enemy.map_or(f32::INFINITY, |e| (e - self.x).abs())
+    }
+
+    fn step_toward(&mut self, target: f32, speed: f32) -> bool {
+        let d = target - self.x;
+        if d.abs() <= speed {
+            self.x = target;
+            true
+        } else {
+            self.x += speed * d.signum();
+            false
+        }
+    }
+
+    fn flee(&mut self, dt: f32) -> Status {
+        let away = if self.enemy.unwrap_or(1.0) > self.x { -15.0 } else { 15.0 };
+        if self.step_toward(away, 3.0 * dt) || self.hp > 95.0 {
+            Status::Success
+        } else {
+            Status::Running
+        }
+    }
+
+    fn fight(&mut self) -> Status {
+        if self.chance(0.05) {
+            self.enemy = None;
+            self.tally.fights_won += 1;
+            Status::Success
+        } else {
+            Status::Running
+        }
+    }
+
+    fn growl(&mut self) -> Status {
+        self.tally.growls += 1;
+        if let Some(e) = self.enemy.as_mut() {
+            *e += e.signum() * 2.0;
+        }
+        Status::Success
+    }
+
+    fn eat(&mut self) -> Status {
+        self.food = None;
+        self.hunger = 0.0;
+        self.tally.meals += 1;
+        self.stimuli.add_evicting(Senses::ATE, 20.0, 0);
+        Status::Success
+    }
+
+    fn play(&mut self, dt: f32) -> Status {
+        self.energy = (self.energy - 0.02 * dt).max(0.0);
+        self.tally.plays += 1;
+        Status::Running
+    }
+
+    fn wander(&mut self, dt: f32) -> Status {
+        let target = if self.chance(0.5) { 3.0 } else { -3.0 };
+        self.step_toward(target, dt);
+        Status::Running
+    }
+}
+
+/// Walks to `x`; succeeds on arrival.
+pub struct MoveTo {
+    x: f32,
+    speed: f32,
+}
+
+impl Leaf<Creature> for MoveTo {
+    type Memory = ();
+    fn tick(&self, _: &mut (), me: &mut Creature) -> Status {
+        Status::from_bool(me.step_toward(self.x, self.speed)).or_running()
+    }
+}
+
+/// Walks back and forth in front of the nest, for as long as it is asked.
+pub struct Patrol {
+    speed: f32,
+}
+
+impl Leaf<Creature> for Patrol {
+    /// Heading: +1 or -1.
+    type Memory = i8;
+    fn start(&self, heading: &mut i8, me: &mut Creature) -> Status {
+        *heading = 1;
+        self.tick(heading, me)
+    }
+    fn tick(&self, heading: &mut i8, me: &mut Creature) -> Status {
+        if me.step_toward(2.0 * f32::from(*heading), self.speed) {
+            *heading = -*heading;
+        }
+        Status::Running
+    }
+}
+
+/// Sleeps until rested; waking up early is fine.
+pub struct Rest {
+    rate: f32,
+}
+
+impl Leaf<Creature> for Rest {
+    type Memory = ();
+    fn start(&self, _: &mut (), me: &mut Creature) -> Status {
+        me.tally.rests += 1;
+        self.tick(&mut (), me)
+    }
+    fn tick(&self, _: &mut (), me: &mut Creature) -> Status {
+        me.energy = (me.energy + self.rate).min(1.0);
+        if me.energy >= 1.0 {
+            Status::Success
+        } else {
+            Status::Running
+        }
+    }
+}
+
+/// `Success` stays `Success`; `Failure` becomes `Running` (keep walking).
+trait OrRunning {
+    fn or_running(self) -> Status;
+}
+
+impl OrRunning for Status {
+    fn or_running(self) -> Status {
+        if self.is_failure() { Status::Running } else { self }
+    }
+}
+
+behavior_tree! {
+    /// Figure 1 of the Spore behavior tree documentation, as a tree.
+    pub tree CreatureBrain(me: &mut Creature, cx: &Ctx<Mode, Senses, impl Trace>, rng: &mut Pcg32) {
+        'root: prioritized {
+            'flee: stimuli(any = Senses::TOOK_HIT) when me.hp < 90.0 => action me.flee(cx.dt as f32),
+            'guard_nest: when me.enemy_near_nest() => scope(
+                enter = me.guarding = true,
+                exit = me.guarding = false,
+            ) {
+                prioritized {
+                    'fight: when me.enemy_distance() < 2.0 => action me.fight(),
+                    'growl: every(3) when me.enemy_distance() < 6.0 => action me.growl(),
+                    'patrol: else => Patrol { speed: 1.5 * cx.dt as f32 },
+                }
+            },
+            'eat: stimuli(none = Senses::ATE) when let Some(at): Option<f32> = me.food => sequence {
+                MoveTo { x: *at, speed: 2.0 * cx.dt as f32 },
+                action me.eat(),
+            },
+            'rest: flags(any = Mode::NIGHT) when me.energy < 0.7 => Rest { rate: 0.05 * cx.dt as f32 },
+            'idle: else => shuffle(rng) {
+                'play: stimuli(any = Senses::INVITED) => force_success {
+                    timeout(4) { action me.play(cx.dt as f32) }
+                },
+                'wander: force_success { timeout(3) { action me.wander(cx.dt as f32) } },
+                'sit: wait(2),
+            },
+        }
+    }
+}
+
+fn main() {
+    let seed = std::env::args()
+        .nth(1)
+        .map(|s| s.parse().expect("the seed is a number"))
+        .unwrap_or(7);
+    let dt = 0.25;
+    let seconds = 120.0;
+    let mut creatures: Vec<(Creature, CreatureBrain)> = (0..3)
+        .map(|id| (Creature::new(id, seed), CreatureBrain::default()))
+        .collect();
+    let mut rng = Pcg32::seed_from_u64(seed);
+    // Level 1: transitions only, and only creature 0's.
+    let tracer = Tracer::new(1, |e: &bt::TraceEvent| println!("{e}")).only_agent(0);
+
+    println!(
+        "Spore creature, seed {seed}: {} creatures for {seconds} s, {} bytes of tree state each\n",
+        creatures.len(),
+        CreatureBrain::STATE_SIZE
+    );
+    let mut now = 0.0;
+    while now < seconds {
+        now += dt;
+        let night = (now % 60.0) >= 40.0;
+        for (creature, brain) in &mut creatures {
+            creature.simulate(now, dt as f32);
+            let senses = creature.stimuli.update(now);
+            let mode = if night { Mode::NIGHT } else { Mode::empty() };
+            let cx = Ctx::new(now, dt)
+                .flags(mode)
+                .stimuli(senses)
+                .agent(creature.id)
+                .trace(&tracer);
+            brain.tick(creature, &cx, &mut rng);
+        }
+    }
+
+    println!("\nafter {seconds} s:");
+    for (c, _) in &creatures {
+        println!(
+            "  creature {}: hp {:.0}, hunger {:.2}, energy {:.2}, x {:.1}, {:?}",
+            c.id, c.hp, c.hunger, c.energy, c.x, c.tally
+        );
+    }
+    let (first, brain) = &creatures[0];
+    let mut state = String::new();
+    brain
+        .print_state(now, &mut state)
+        .expect("writing to a String cannot fail");
+    println!("\ncreature {} is doing, at {now} s:\n{state}", first.id);
+}
