@@ -330,6 +330,178 @@
 //! assert_eq!(path, ["root", "flee", "running"]);
 //! ```
 //!
+//! # Deciding, Spore style
+//!
+//! Decider groups choose one child to run and keep it running until it
+//! finishes or something more important comes up, the way Spore's
+//! behavior tree does. Each child may have a **guard**, clauses followed by
+//! `=>`; a child without one (or with `else =>`) always accepts.
+//!
+//! ```
+//! # use bt::prelude::*;
+//! use bt::Ctx;
+//! bt::bitflags::bitflags! {
+//!     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+//!     pub struct Mode: u8 { const NIGHT = 1; }
+//!     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+//!     pub struct Senses: u8 { const TOOK_HIT = 1; }
+//! }
+//! struct Critter { hp: f32, food: Option<u32>, eaten: Vec<u32> }
+//!
+//! behavior_tree! {
+//!     tree Brain(me: &mut Critter, cx: &Ctx<Mode, Senses>) {
+//!         prioritized {
+//!             'flee: stimuli(any = Senses::TOOK_HIT) when me.hp < 20.0 => action Status::Running,
+//!             'eat: when let Some(food): Option<u32> = me.food => action {
+//!                 me.eaten.push(*food);   // `food` is the value the guard matched
+//!                 Status::Running
+//!             },
+//!             'rest: flags(any = Mode::NIGHT) => wait(5),
+//!             'idle: else => running,
+//!         }
+//!     }
+//! }
+//!
+//! let mut me = Critter { hp: 100.0, food: Some(3), eaten: vec![] };
+//! let mut brain = Brain::default();
+//! brain.tick(&mut me, &Ctx::new(0.0, 0.1));
+//! me.food = None;                            // the active child keeps its food
+//! brain.tick(&mut me, &Ctx::new(0.1, 0.1));
+//! assert_eq!(me.eaten, [3, 3]);
+//! me.hp = 10.0;                              // a higher guard interrupts
+//! let hit = Ctx::new(0.2, 0.1).stimuli(Senses::TOOK_HIT);
+//! brain.tick(&mut me, &hit);
+//! assert_eq!(brain.active_path()[1].info.label, Some("flee"));
+//! ```
+//!
+//! ## `prioritized { guard => child, .. }`
+//!
+//! Each tick:
+//! - **Hysteresis.** The guards of the children *before* the active one are
+//!   checked, in order; the active child's own guard is not checked again,
+//!   nor are those after it. Only a higher-priority child can interrupt.
+//! - **Interrupt.** When a guard accepts, the active child is halted
+//!   (deepest first) and the winner is activated, in the same tick.
+//! - **Masked redecide.** When the active child *fails*, the group decides
+//!   again in the same tick among all its children, with every child that
+//!   failed this tick masked out.
+//! - **Failure propagates.** When no child accepts, the group fails, and a
+//!   decider group above it redecides with this group masked.
+//! - **Success ends the group.** When the active child succeeds, the group
+//!   succeeds; the next tick decides afresh.
+//! - **Bounded.** Every redecide masks one more child, so a tick makes at
+//!   most one decision per child and always ends. `prioritized(redecides = N)`
+//!   bounds it further: past `N` masked redecides in one tick the group fails
+//!   and `try_tick` returns [`TickError::RedecideLimit`] (the tree's state
+//!   stays consistent; `tick` returns the status anyway).
+//!
+//! ## Other policies
+//!
+//! These decide only when no child is active (on activation, and after the
+//! active child failed); nothing interrupts the active child. Masked
+//! redecides, failure and success work as for `prioritized`.
+//! - `sequential { .. }`: the first accepting child after the one chosen
+//!   last time, wrapping around: successive activations take the children
+//!   in turn.
+//! - `random(rng) { .. }`: a child chosen uniformly among those that accept.
+//! - `shuffle(rng) { .. }`: like `random`, but every child runs once before
+//!   any repeats: a round ends when no unused child accepts.
+//! - `scored { score <f32> => child, .. }`: every guard is checked; the
+//!   highest positive score wins, ties going to the earlier child. A guard
+//!   without `score` scores 1.0.
+//!
+//! `rng` is any expression of type `&mut R` where `R` implements
+//! [`rand_core::Rng`] (for example a tree binding `rng: &mut
+//! rand_pcg::Pcg32`, or `&mut me.rng`): a seeded generator replays exactly.
+//!
+//! ## Guards
+//!
+//! Clauses are checked left to right; the first that rejects stops the
+//! check. Combine as many as needed:
+//!
+//! | clause | accepts when |
+//! |---|---|
+//! | `when <bool>` | the expression is true |
+//! | `when let PATTERN: Type = <expr>` | the value matches; the pattern's bindings are in scope in the child for its whole activation (the value is kept in the agent's state, so its type is written out) |
+//! | `score <f32>` | the score is above 0 (`scored` ranks by it) |
+//! | `every(s)` | at least `s` seconds passed since this guard was last checked |
+//! | `flags(any = A, all = B, none = C)` | the context's decision flags intersect `A`, contain `B`, miss `C` |
+//! | `stimuli(any = .., all = .., none = ..)` | the same, on the context's stimuli flags |
+//!
+//! Guards are only allowed on the children of decider groups. A guard's
+//! `when let` bindings are not visible in other children or other guards.
+//!
+//! # The tick context
+//!
+//! Time, decision flags, stimuli and tracing come from one binding of the
+//! header, the **tick context**: a parameter of type [`Ctx`] (by value,
+//! `&Ctx<..>` or `&mut Ctx<..>`), or any binding marked `#[context]` whose
+//! type implements [`Context`]. A tree using `every`, `flags`, `stimuli` or
+//! a time node without one is a compile error on that token.
+//!
+//! `Ctx<D, S, T>` carries `now` and `dt` in seconds, the decision flags `D`
+//! and stimuli flags `S` (both [`bitflags`] types), an agent id and a trace
+//! hook `T`. Time is always this `now`, never a clock, so runs replay. An
+//! agent's [`Stimuli`] store holds timed stimuli with data; each tick,
+//! `stimuli.update(now)` expires old ones and returns the flags to put in
+//! the context.
+//!
+//! # Scopes and time nodes
+//!
+//! | node | semantics |
+//! |---|---|
+//! | `scope(enter = e, tick = t, exit = x) { c }` | Spore's group behaviors: `e` runs when the scope activates, `t` on every tick it is active (first included), `x` when it ends: the child finished, `tick` refused, or the scope was halted or reset. `enter` and `tick` may return `()`, `bool` or `Status`; `false`/`Failure` fails the scope (a refused `enter` runs no `exit`). Each hook is optional. |
+//! | `wait(s)` | `Running` until `s` seconds after its first tick, then `Success`. |
+//! | `timeout(s) { c }` | the child, but once `s` seconds passed since it started without finishing, it is halted and the node fails (BehaviorTree.CPP's `Timeout`). |
+//! | `delay(s) { c }` | `Running` for `s` seconds, then the child (BehaviorTree.CPP's `Delay`). |
+//! | `cooldown(s) { c }` | after the child finishes (either way), the node fails without ticking it until `s` seconds have passed. |
+//! | `run_once { c }` | the child until it finishes once; afterwards the status it finished with, without ticking it. |
+//!
+//! Durations are `f64` seconds, any expression (integer literals are read
+//! as seconds, `wait(2)`), read each tick they are needed. Cooldowns,
+//! `run_once` marks, `every` timers and the positions of `sequential` and
+//! `shuffle` outlive activity: they sit in a small fixed part of the tree's
+//! state, and `reset` clears them.
+//!
+//! # Debugging
+//!
+//! [`BehaviorTree::print_state`] writes an agent's active path, one node per
+//! line with its id, label, kind and how long it has been active (Spore's
+//! `DebugPrintState`):
+//!
+//! ```text
+//! *0 'root (prioritized)
+//!   *2 'guard_nest (scope ..) 34.32s
+//!     *6 'patrol (leaf Patrol { .. }) 4.51s
+//! ```
+//!
+//! Trace output goes through the context's trace hook ([`Trace`]), at
+//! Spore's five levels: 1 activations, 2 endings, interrupts and failed
+//! groups, 3 tick start and end, 4 every continued child, 5 every guard's
+//! verdict. [`Tracer`] sends events up to a level, of all agents or one, to
+//! a closure. To allow tracing, declare the context as `&Ctx<D, S, impl
+//! bt::Trace>`: each context type gets its own compiled `tick`, and with
+//! the default [`NoTrace`] every trace point compiles to nothing.
+//!
+//! ```
+//! # use bt::prelude::*;
+//! use bt::{Ctx, NoFlags, Trace, Tracer};
+//! behavior_tree! {
+//!     tree T(cx: &Ctx<NoFlags, NoFlags, impl Trace>) {
+//!         prioritized { 'idle: else => wait(1) }
+//!     }
+//! }
+//! let lines = std::cell::RefCell::new(Vec::new());
+//! let tracer = Tracer::new(1, |e: &bt::TraceEvent| lines.borrow_mut().push(e.to_string()));
+//! let mut t = T::default();
+//! t.tick(&Ctx::new(0.5, 0.1).agent(4).trace(&tracer));
+//! t.tick(&Ctx::new(0.6, 0.1));               // untraced: no trace code runs
+//! assert_eq!(lines.take(), ["BT(1) agent 4 @ 0.500: activating 'idle (n1 wait) in n0 prioritized"]);
+//! let mut state = String::new();
+//! t.print_state(0.75, &mut state).unwrap();
+//! assert_eq!(state, "*0 (prioritized)\n  *1 'idle (wait wait(1)) 0.25s\n");
+//! ```
+//!
 //! # State layout
 //!
 //! Only the active path has memory. A `sequence`, `select` or reactive node
