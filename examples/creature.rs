@@ -133,7 +133,11 @@ impl Creature {
     }
 
     fn flee(&mut self, dt: f32) -> Status {
-        let away = if self.enemy.unwrap_or(1.0) > self.x { -15.0 } else { 15.0 };
+        let away = if self.enemy.unwrap_or(1.0) > self.x {
+            -15.0
+        } else {
+            15.0
+        };
         if self.step_toward(away, 3.0 * dt) || self.hp > 95.0 {
             Status::Success
         } else {
@@ -241,7 +245,11 @@ trait OrRunning {
 
 impl OrRunning for Status {
     fn or_running(self) -> Status {
-        if self.is_failure() { Status::Running } else { self }
+        if self.is_failure() {
+            Status::Running
+        } else {
+            self
+        }
     }
 }
 

@@ -8,6 +8,7 @@
 
 pub mod alloc;
 pub mod codegen;
+pub mod decider;
 pub mod dyn_tree;
 pub mod hand;
 pub mod harness;

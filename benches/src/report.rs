@@ -15,7 +15,7 @@ pub fn group_id(tree: TreeId, scenario: Scenario, count: usize) -> String {
 }
 
 /// Mean nanoseconds per iteration of one benchmark, if it ran.
-fn mean_ns(dir: &Path, group: &str, bench: &str) -> Option<f64> {
+pub fn mean_ns(dir: &Path, group: &str, bench: &str) -> Option<f64> {
     let text =
         std::fs::read_to_string(dir.join(group).join(bench).join("new/estimates.json")).ok()?;
     let json: serde_json::Value = serde_json::from_str(&text).ok()?;

@@ -81,3 +81,21 @@ fn generated_sources_are_up_to_date() {
         );
     }
 }
+
+/// The generated decider and the hand-written one make the same calls and
+/// return the same statuses, with and without trace hooks.
+#[test]
+fn decider_variants_agree() {
+    use bt_bench::decider::{Herd, Variant};
+    let run = |v: Variant| {
+        let mut herd = Herd::new(v, 64);
+        for _ in 0..400 {
+            herd.step();
+        }
+        (herd.calls(), herd.statuses)
+    };
+    let reference = run(Variant::Hand);
+    for v in Variant::ALL {
+        assert_eq!(run(v), reference, "{}", v.name());
+    }
+}

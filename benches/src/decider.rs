@@ -1,0 +1,234 @@
+//! A Spore-style `prioritized` decider reading flags from the tick context,
+//! generated and hand-written, and the cost of the trace hooks: with
+//! [`NoTrace`](bt::NoTrace) they must cost nothing.
+
+use bt::{Ctx, NoFlags, Status, Trace, TraceEvent, Tracer, behavior_tree};
+
+bt::bitflags::bitflags! {
+    /// Decision flags of the benchmark agents.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct Mode: u8 {
+        /// An enemy is around.
+        const ENEMY = 1;
+    }
+}
+
+/// An agent whose senses change each tick from a xorshift stream.
+#[derive(Clone, Debug)]
+pub struct Npc {
+    bits: u64,
+    danger: bool,
+    near: bool,
+    hungry: bool,
+    enemy: bool,
+    /// Order-sensitive hash of every action call.
+    pub calls: u64,
+}
+
+impl Npc {
+    /// Agent `i`, with its own stream.
+    pub fn new(i: u64) -> Npc {
+        Npc {
+            bits: 0x9E37_79B9_7F4A_7C15 ^ (i + 1).wrapping_mul(0xD1B5_4A32_D192_ED03),
+            danger: false,
+            near: false,
+            hungry: false,
+            enemy: false,
+            calls: 0,
+        }
+    }
+
+    /// The world moves on one tick.
+    #[inline]
+    pub fn advance(&mut self) {
+        let mut x = self.bits;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.bits = x;
+        self.danger = x & 0x3f == 0;
+        self.near = (x >> 8) & 3 == 0;
+        self.enemy = (x >> 12) & 1 == 0;
+        self.hungry = (x >> 16) & 7 == 0;
+    }
+
+    /// This tick's decision flags.
+    #[inline]
+    pub fn mode(&self) -> Mode {
+        if self.enemy {
+            Mode::ENEMY
+        } else {
+            Mode::empty()
+        }
+    }
+
+    /// Action `k`: usually keeps running, finishes one time in eight.
+    #[inline]
+    pub fn act(&mut self, k: u32) -> Status {
+        self.calls = self.calls.wrapping_mul(31).wrapping_add(u64::from(k) + 1);
+        if (self.bits >> (24 + 3 * k)) & 7 == 0 {
+            Status::Success
+        } else {
+            Status::Running
+        }
+    }
+}
+
+behavior_tree! {
+    /// Flee, fight, eat or idle; higher children interrupt lower ones.
+    pub tree Decider(me: &mut Npc, cx: &Ctx<Mode, NoFlags, impl Trace>) {
+        prioritized {
+            'flee: when me.danger => action me.act(0),
+            'fight: flags(any = Mode::ENEMY) when me.near => action me.act(1),
+            'eat: when me.hungry => action me.act(2),
+            'idle: else => action me.act(3),
+        }
+    }
+}
+
+behavior_tree! {
+    /// The same decider without a tick context: the flag is read from the
+    /// agent, so the macro emits no trace points and no activation times.
+    pub tree DeciderPlain(me: &mut Npc) {
+        prioritized {
+            'flee: when me.danger => action me.act(0),
+            'fight: when me.enemy && me.near => action me.act(1),
+            'eat: when me.hungry => action me.act(2),
+            'idle: else => action me.act(3),
+        }
+    }
+}
+
+/// The same decider written by hand: the active child's index (4 for
+/// none); guards of children before it are checked each tick. Its actions
+/// never fail here, so it needs no masked redecide.
+#[derive(Clone, Debug)]
+pub struct HandDecider {
+    active: u8,
+}
+
+impl Default for HandDecider {
+    fn default() -> Self {
+        HandDecider { active: 4 }
+    }
+}
+
+impl HandDecider {
+    /// One tick.
+    #[inline]
+    pub fn tick(&mut self, me: &mut Npc, cx: &Ctx<Mode>) -> Status {
+        let limit = self.active;
+        let pick = if limit > 0 && me.danger {
+            0
+        } else if limit > 1 && cx.flags.intersects(Mode::ENEMY) && me.near {
+            1
+        } else if limit > 2 && me.hungry {
+            2
+        } else if limit > 3 {
+            3
+        } else {
+            4
+        };
+        if pick != 4 {
+            self.active = pick;
+        }
+        let r = me.act(u32::from(self.active));
+        if r.is_done() {
+            self.active = 4;
+        }
+        r
+    }
+}
+
+/// How the generated decider is ticked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// The hand-written decider.
+    Hand,
+    /// Generated without a tick context: no trace points at all.
+    NoContext,
+    /// Generated, with the default `NoTrace` context.
+    NoTrace,
+    /// Generated, with a `Tracer` attached whose level is 0.
+    TracerOff,
+    /// Generated, with a level-5 `Tracer` filtered to another agent.
+    TracerOtherAgent,
+}
+
+impl Variant {
+    /// Every variant.
+    pub const ALL: [Variant; 5] = [
+        Variant::Hand,
+        Variant::NoContext,
+        Variant::NoTrace,
+        Variant::TracerOff,
+        Variant::TracerOtherAgent,
+    ];
+
+    /// Benchmark name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Hand => "hand",
+            Variant::NoContext => "bt-no-context",
+            Variant::NoTrace => "bt-notrace",
+            Variant::TracerOff => "bt-tracer-level-0",
+            Variant::TracerOtherAgent => "bt-tracer-other-agent",
+        }
+    }
+}
+
+fn discard(_: &TraceEvent) {}
+
+/// `count` agents, each with its state in both forms.
+pub struct Herd {
+    variant: Variant,
+    npcs: Vec<Npc>,
+    ours: Vec<Decider>,
+    plain: Vec<DeciderPlain>,
+    hand: Vec<HandDecider>,
+    now: f64,
+    /// Hash of the statuses returned.
+    pub statuses: u64,
+}
+
+impl Herd {
+    /// A herd of `count` fresh agents.
+    pub fn new(variant: Variant, count: usize) -> Herd {
+        Herd {
+            variant,
+            npcs: (0..count as u64).map(Npc::new).collect(),
+            ours: vec![Decider::default(); count],
+            plain: vec![DeciderPlain::default(); count],
+            hand: vec![HandDecider::default(); count],
+            now: 0.0,
+            statuses: 0,
+        }
+    }
+
+    /// One tick of every agent.
+    #[inline]
+    pub fn step(&mut self) {
+        self.now += 0.05;
+        let off = Tracer::new(0, discard);
+        let other = Tracer::new(5, discard).only_agent(u64::MAX);
+        for (i, npc) in self.npcs.iter_mut().enumerate() {
+            npc.advance();
+            let cx = Ctx::new(self.now, 0.05).flags(npc.mode()).agent(i as u64);
+            let status = match self.variant {
+                Variant::Hand => self.hand[i].tick(npc, &cx),
+                Variant::NoContext => self.plain[i].tick(npc),
+                Variant::NoTrace => self.ours[i].tick(npc, &cx),
+                Variant::TracerOff => self.ours[i].tick(npc, &cx.trace(&off)),
+                Variant::TracerOtherAgent => self.ours[i].tick(npc, &cx.trace(&other)),
+            };
+            self.statuses = self.statuses.wrapping_mul(3).wrapping_add(status as u64);
+        }
+    }
+
+    /// Hash of all agents' action calls.
+    pub fn calls(&self) -> u64 {
+        self.npcs.iter().fold(0u64, |h, n| {
+            h.wrapping_mul(0x100_0000_01B3).wrapping_add(n.calls)
+        })
+    }
+}
