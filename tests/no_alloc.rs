@@ -10,19 +10,33 @@ struct Counting;
 
 static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
 
+thread_local! {
+    /// Allocations made by this thread (tests run on several threads).
+    static MINE: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+fn count() {
+    ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+    let _ = MINE.try_with(|n| n.set(n.get() + 1));
+}
+
+fn allocations() -> usize {
+    MINE.with(|n| n.get())
+}
+
 // SAFETY: every method forwards to `System` with the arguments it was given,
 // so `System`'s guarantees hold; the only addition is an atomic counter.
 #[allow(unsafe_code)]
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        count();
         unsafe { System.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        count();
         unsafe { System.realloc(ptr, layout, new_size) }
     }
 }
@@ -98,6 +112,97 @@ behavior_tree! {
     }
 }
 
+bt::bitflags::bitflags! {
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    struct Mode: u8 { const NIGHT = 1; }
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    struct Senses: u8 { const HIT = 1; const FOOD = 2; }
+}
+
+/// A xorshift generator for the `shuffle` and `random` groups.
+struct Xorshift(u64);
+
+impl bt::rand_core::TryRng for Xorshift {
+    type Error = std::convert::Infallible;
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        Ok((self.try_next_u64()? >> 32) as u32)
+    }
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        Ok(self.0)
+    }
+    fn try_fill_bytes(&mut self, _: &mut [u8]) -> Result<(), Self::Error> {
+        unimplemented!()
+    }
+}
+
+behavior_tree! {
+    tree Deciding(me: &mut Agent, cx: &bt::Ctx<Mode, Senses>, rng: &mut Xorshift) {
+        prioritized {
+            stimuli(any = Senses::HIT) when me.roll(50) => timeout(1.0) { Work { effort: 5 } },
+            when let Some(effort): Option<u8> = me.roll(20).then_some(6) => Work { effort: *effort },
+            every(0.5) flags(none = Mode::NIGHT) => scope(enter = me.roll(90), exit = me.started += 0) {
+                sequential { Work { effort: 7 }, delay(0.2) { Work { effort: 8 } } }
+            },
+            else => shuffle(rng) {
+                cooldown(0.3) { Work { effort: 1 } },
+                run_once { Work { effort: 2 } },
+                random(rng) { Work { effort: 3 }, wait(0.25) },
+            },
+        }
+    }
+}
+
+#[test]
+fn deciders_stimuli_and_timers_do_not_allocate() {
+    let mut agents: Vec<(Agent, Deciding, bt::Stimuli<Senses, u32, 2>)> = (0..100)
+        .map(|i| {
+            let agent = Agent {
+                seed: 0x51_7cc1_b727 + i,
+                started: 0,
+                ended: 0,
+            };
+            (agent, Deciding::default(), bt::Stimuli::new())
+        })
+        .collect();
+    let mut rng = Xorshift(0x2545_f491_4f6c_dd1d);
+    let mut statuses = [0usize; 3];
+    let before = allocations();
+    for tick in 0..10_000u32 {
+        let now = f64::from(tick) * 0.05;
+        for (agent, state, stimuli) in &mut agents {
+            if agent.roll(5) {
+                // Full store: the soonest-expiring stimulus makes room.
+                let _ = stimuli.add_evicting(Senses::HIT, 0.4, tick);
+            }
+            let senses = stimuli.update(now);
+            let mode = if tick % 200 < 50 {
+                Mode::NIGHT
+            } else {
+                Mode::empty()
+            };
+            let cx = bt::Ctx::new(now, 0.05).flags(mode).stimuli(senses);
+            let status = state.tick(agent, &cx, &mut rng);
+            statuses[status as usize] += 1;
+            if tick % 331 == 0 {
+                state.reset(agent, &cx, &mut rng);
+            }
+        }
+    }
+    let allocations = allocations() - before;
+    assert_eq!(allocations, 0);
+    // The root has an `else` child, so it fails only when every branch failed
+    // in the same tick; it succeeds and runs often.
+    assert!(statuses[0] > 1000 && statuses[2] > 1000, "{statuses:?}");
+    for (agent, state, _) in &mut agents {
+        state.reset(agent, &bt::Ctx::new(0.0, 0.0), &mut rng);
+        assert!(agent.started > 100);
+        assert_eq!(agent.started, agent.ended, "every started leaf ended once");
+    }
+}
+
 #[test]
 fn ticking_many_agents_does_not_allocate() {
     let mut agents: Vec<(Agent, Busy)> = (0..100)
@@ -114,7 +219,7 @@ fn ticking_many_agents_does_not_allocate() {
         .collect();
     let mut statuses = [0usize; 3];
 
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let before = allocations();
     for tick in 0..10_000 {
         for (agent, state) in &mut agents {
             let status = state.tick(agent);
@@ -124,7 +229,7 @@ fn ticking_many_agents_does_not_allocate() {
             }
         }
     }
-    let allocations = ALLOCATIONS.load(Ordering::Relaxed) - before;
+    let allocations = allocations() - before;
 
     assert_eq!(allocations, 0);
     // The run did real work: every outcome happened, and every started leaf ended.

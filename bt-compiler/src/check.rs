@@ -700,4 +700,82 @@ mod tests {
             ["`sequence` takes no arguments"]
         );
     }
+
+    #[test]
+    fn context_is_required_by_time_and_flags() {
+        let found = messages(quote! {
+            tree T(a: &mut A) {
+                prioritized {
+                    every(1) stimuli(any = X) => wait(1),
+                    else => timeout(2) { delay(1) { cooldown(1) { success } } },
+                }
+            }
+        });
+        let heads: Vec<&str> = found
+            .iter()
+            .map(|m| m.split(" reads").next().unwrap())
+            .collect();
+        assert_eq!(
+            heads,
+            [
+                "`every`",
+                "`stimuli`",
+                "`wait`",
+                "`timeout`",
+                "`delay`",
+                "`cooldown`"
+            ]
+        );
+        assert!(
+            messages(quote! {
+                tree T(a: &mut A, cx: &bt::Ctx<M, S>) { prioritized { every(1) => wait(1) } }
+            })
+            .is_empty()
+        );
+        assert!(
+            messages(quote! {
+                tree T(a: &mut A, cx: Ctx<M, S>, d: &mut Ctx<M, S>) { wait(1) }
+            })[0]
+                .contains("two tick contexts")
+        );
+    }
+
+    #[test]
+    fn guard_and_decider_arguments() {
+        let found = messages(quote! {
+            tree T(a: &mut A, cx: &Ctx) {
+                prioritized(3, redecides = 0) {
+                    when let x = 1 when let y: u8 = 2 => success,
+                    flags() => success,
+                    stimuli(most = A, any = B, any = C) => success,
+                    every => success,
+                    else => random { success },
+                    else => shuffle(r, s) { success },
+                    else => scope { success },
+                    else => scope(enter = a.x(), leave = a.y()) { success },
+                }
+            }
+        });
+        let expected = [
+            "`prioritized` takes only `redecides = N`",
+            "a count must be at least 1",
+            "`when let` needs the type",
+            "a guard binds at most one `when let`",
+            "`flags` needs at least one of",
+            "unknown `stimuli` argument `most`",
+            "`any` is given twice",
+            "`every` needs a duration",
+            "`random` needs the random number generator",
+            "`shuffle` takes one random number generator",
+            "`scope` needs at least one hook",
+            "unknown `scope` hook `leave`",
+        ];
+        assert_eq!(found.len(), expected.len(), "{found:#?}");
+        for (message, start) in found.iter().zip(expected) {
+            assert!(
+                message.starts_with(start),
+                "{message} should start with {start}"
+            );
+        }
+    }
 }

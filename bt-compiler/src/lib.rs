@@ -76,6 +76,32 @@ mod tests {
     }
 
     #[test]
+    fn decider_expansion() {
+        insta::assert_snapshot!(pretty(quote! {
+            pub tree Brain(me: &mut Critter, cx: &Ctx<Mode, Senses>) {
+                'root: prioritized(redecides = 4) {
+                    'flee: stimuli(any = Senses::HIT) when me.hp < 20.0 => Flee,
+                    'eat: when let Some(food): Option<u32> = me.food => action me.eat(*food),
+                    'look: every(2) => scope(enter = me.look(), exit = me.stop()) { wait(1) },
+                    'idle: else => cooldown(3) { run_once { action me.idle() } },
+                }
+            }
+        }));
+    }
+
+    #[test]
+    fn policy_expansion() {
+        insta::assert_snapshot!(pretty(quote! {
+            tree Idle(me: &mut Critter, rng: &mut Rng) {
+                sequence {
+                    shuffle(rng) { action me.a(), action me.b() },
+                    scored { score me.s() => action me.a(), action me.b() },
+                }
+            }
+        }));
+    }
+
+    #[test]
     fn tree_with_errors_expands_to_errors_and_a_skeleton() {
         insta::assert_snapshot!(pretty(quote! {
             pub tree Broken(me: &mut Agent) { sequence { invert {}, fallback { success } } }

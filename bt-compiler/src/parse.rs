@@ -578,4 +578,68 @@ mod tests {
         assert_eq!(input.trees.len(), 1);
         assert_eq!(input.trees[0].name, "Good");
     }
+
+    #[test]
+    fn guards_parse_into_clauses_in_order() {
+        let input = parse_ok(quote! {
+            tree T(a: &mut A, #[context] c: &C) {
+                prioritized {
+                    'x: every(2) flags(any = M::A) stimuli(none = S::B) when a.ok() => success,
+                    when let Some(v): Option<u8> = a.v() score a.s() => action a.go(*v),
+                    else => running,
+                    failure,
+                }
+            }
+        });
+        let tree = &input.trees[0];
+        assert!(tree.params[1].context_attr.is_some());
+        let NodeKind::Group { children, .. } = &tree.roots[0].kind else {
+            panic!()
+        };
+        let kinds = |i: usize| -> Vec<&'static str> {
+            children[i]
+                .guard
+                .as_ref()
+                .map(|g| {
+                    g.clauses
+                        .iter()
+                        .map(|c| match &c.kind {
+                            ClauseKind::When(_) => "when",
+                            ClauseKind::WhenLet { ty, .. } => {
+                                assert!(ty.is_some());
+                                "when let"
+                            }
+                            ClauseKind::Score(_) => "score",
+                            ClauseKind::Every(_) => "every",
+                            ClauseKind::Flags { stimuli: false, .. } => "flags",
+                            ClauseKind::Flags { stimuli: true, .. } => "stimuli",
+                        })
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        assert_eq!(kinds(0), ["every", "flags", "stimuli", "when"]);
+        assert_eq!(kinds(1), ["when let", "score"]);
+        assert!(
+            children[2]
+                .guard
+                .as_ref()
+                .is_some_and(|g| g.clauses.is_empty())
+        );
+        assert!(children[3].guard.is_none());
+        assert_eq!(children[0].label.as_ref().unwrap().ident, "x");
+    }
+
+    #[test]
+    fn guards_need_a_decider_group_and_an_arrow() {
+        let messages = parse_err(quote! {
+            tree T(a: &mut A) { sequence { when a.ok() => success } }
+        });
+        assert_eq!(messages.len(), 1, "{messages:?}");
+        assert!(messages[0].starts_with("guards (`when .. =>`, `else =>`) are only allowed"));
+        let messages = parse_err(quote! {
+            tree T(a: &mut A) { prioritized { when a.ok(), success } }
+        });
+        assert_eq!(messages, ["expected `=>` and the child after the guard"]);
+    }
 }
