@@ -30,6 +30,8 @@ pub struct TreeDef {
 pub struct Param {
     /// `#[context]` marks the tick context binding.
     pub context_attr: Option<Span>,
+    /// `#[shared]` marks the shared-state binding.
+    pub shared_attr: Option<Span>,
     pub name: Ident,
     pub ty: Type,
 }
@@ -39,6 +41,8 @@ pub struct Node {
     pub label: Option<Lifetime>,
     /// The guard of a child of a decider group (`when x =>`, `else =>`).
     pub guard: Option<Guard>,
+    /// The pattern of an arm of a `switch` (`Weapon::Rifle =>`).
+    pub arm: Option<Box<Pat>>,
     pub kind: NodeKind,
     /// Span of the node's head (keyword, expression or path), where errors
     /// about the node point.
@@ -54,6 +58,8 @@ pub enum NodeKind {
         args: Option<Args>,
         children: Vec<Node>,
         brace_span: Span,
+        /// `rendezvous(2) as role`: the role binding.
+        binding: Option<Ident>,
     },
     /// e.g. `cond me.hp < 20.0`
     Cond(Expr),
@@ -63,6 +69,10 @@ pub enum NodeKind {
     Constant(Constant),
     /// `wait(seconds)`
     Wait { ident: Ident, args: Option<Args> },
+    /// `sync`: inside a rendezvous, wait for every member.
+    Sync(Ident),
+    /// `monitor(<bool>)`
+    Monitor { ident: Ident, args: Option<Args> },
     /// A stateful leaf type, e.g. `MoveTo { to: pos }` or `Idle`.
     Leaf { path: Path, literal: Expr },
     /// An embedded generated tree, e.g. `Patrol(me, cx)`.
@@ -150,6 +160,10 @@ pub enum GroupKeyword {
     Delay,
     Cooldown,
     RunOnce,
+    Gate,
+    GlobalCooldown,
+    Rendezvous,
+    Switch,
 }
 
 impl GroupKeyword {
@@ -174,6 +188,10 @@ impl GroupKeyword {
         GroupKeyword::Delay,
         GroupKeyword::Cooldown,
         GroupKeyword::RunOnce,
+        GroupKeyword::Gate,
+        GroupKeyword::GlobalCooldown,
+        GroupKeyword::Rendezvous,
+        GroupKeyword::Switch,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -198,6 +216,10 @@ impl GroupKeyword {
             GroupKeyword::Delay => "delay",
             GroupKeyword::Cooldown => "cooldown",
             GroupKeyword::RunOnce => "run_once",
+            GroupKeyword::Gate => "gate",
+            GroupKeyword::GlobalCooldown => "global_cooldown",
+            GroupKeyword::Rendezvous => "rendezvous",
+            GroupKeyword::Switch => "switch",
         }
     }
 
@@ -222,6 +244,17 @@ impl GroupKeyword {
                 | GroupKeyword::Delay
                 | GroupKeyword::Cooldown
                 | GroupKeyword::RunOnce
+                | GroupKeyword::Gate
+                | GroupKeyword::GlobalCooldown
+                | GroupKeyword::Rendezvous
+        )
+    }
+
+    /// Nodes whose state is shared by all agents of the tree.
+    pub fn is_shared(self) -> bool {
+        matches!(
+            self,
+            GroupKeyword::Gate | GroupKeyword::GlobalCooldown | GroupKeyword::Rendezvous
         )
     }
 
@@ -241,7 +274,10 @@ impl GroupKeyword {
     pub fn needs_time(self) -> bool {
         matches!(
             self,
-            GroupKeyword::Timeout | GroupKeyword::Delay | GroupKeyword::Cooldown
+            GroupKeyword::Timeout
+                | GroupKeyword::Delay
+                | GroupKeyword::Cooldown
+                | GroupKeyword::GlobalCooldown
         )
     }
 }
@@ -260,7 +296,9 @@ impl Constant {
 /// Every keyword that may start a node, for the "unknown node kind" message.
 pub fn known_keywords() -> Vec<&'static str> {
     let mut words: Vec<&str> = GroupKeyword::ALL.iter().map(|k| k.as_str()).collect();
-    words.extend(["wait", "cond", "action", "success", "failure", "running"]);
+    words.extend([
+        "wait", "sync", "monitor", "cond", "action", "success", "failure", "running",
+    ]);
     words
 }
 

@@ -20,7 +20,11 @@ pub fn check(input: &Input, errors: &mut Errors) {
         tree_has_exactly_one_root(tree, errors);
         labels_are_unique(tree, errors);
         at_most_one_context(tree, errors);
+        for root in &tree.roots {
+            sync_is_inside_a_rendezvous(root, false, errors);
+        }
         for node in tree.roots.iter().flat_map(walk) {
+            shared_needs_a_binding(tree, node, errors);
             leaf_has_mutable_agent(tree, node, errors);
             time_needs_a_context(tree, node, errors);
             guard_is_valid(node, errors);
@@ -32,9 +36,77 @@ pub fn check(input: &Input, errors: &mut Errors) {
                 NodeKind::Wait { ident, args } => {
                     duration_argument(ident, args.as_ref(), errors);
                 }
+                NodeKind::Monitor { ident, args } => {
+                    single_expression(ident, args.as_ref(), "`monitor(me.heard_noise())`", errors);
+                }
                 _ => {}
             }
         }
+    }
+}
+
+/// The shared-state binding: the parameter marked `#[shared]`, else the one
+/// whose type is `&<Tree>Shared`.
+pub fn shared_param<'a>(tree_name: &syn::Ident, params: &'a [Param]) -> Option<&'a Param> {
+    let wanted = format!("{tree_name}Shared");
+    params.iter().find(|p| p.shared_attr.is_some()).or_else(|| {
+        params.iter().find(|p| match &p.ty {
+            Type::Reference(r) => matches!(&*r.elem, Type::Path(t)
+                if t.path.segments.last().is_some_and(|s| s.ident == wanted)),
+            _ => false,
+        })
+    })
+}
+
+/// Gates, global cooldowns and rendezvous keep their state in the tree's
+/// shared object, which the header must take.
+fn shared_needs_a_binding(tree: &TreeDef, node: &Node, errors: &mut Errors) {
+    let NodeKind::Group { keyword, ident, .. } = &node.kind else {
+        return;
+    };
+    if !keyword.is_shared() || shared_param(&tree.name, &tree.params).is_some() {
+        return;
+    }
+    let name = &tree.name;
+    errors.push(syn::Error::new(
+        ident.span(),
+        format!(
+            "`{}` keeps its state in the tree's shared state, which every agent of `{name}` \
+             uses: add `shared: &{name}Shared` to the header of `{name}` and tick every agent \
+             with the same `{name}Shared::new()`",
+            keyword.as_str()
+        ),
+    ));
+}
+
+/// `sync` waits for the other members of the rendezvous around it.
+fn sync_is_inside_a_rendezvous(node: &Node, inside: bool, errors: &mut Errors) {
+    match &node.kind {
+        NodeKind::Sync(ident) if !inside => errors.push(syn::Error::new(
+            ident.span(),
+            "`sync` waits for the other members of a rendezvous, so it must be inside \
+             `rendezvous(n) as role { .. }`",
+        )),
+        NodeKind::Group {
+            keyword, children, ..
+        } => {
+            let inside = inside || *keyword == GroupKeyword::Rendezvous;
+            for child in children {
+                sync_is_inside_a_rendezvous(child, inside, errors);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `monitor(expr)`, `switch(expr)`: one positional expression.
+fn single_expression(ident: &syn::Ident, args: Option<&Args>, example: &str, errors: &mut Errors) {
+    match args.map(|a| a.items.as_slice()) {
+        Some([Arg { name: None, .. }]) => {}
+        _ => errors.push(syn::Error::new(
+            args.map_or(ident.span(), |a| a.span),
+            format!("`{ident}` takes one expression, as in {example}"),
+        )),
     }
 }
 
@@ -391,8 +463,53 @@ fn group_arguments_are_valid(node: &Node, keyword: GroupKeyword, errors: &mut Er
         ));
     }
     match keyword {
-        GroupKeyword::Timeout | GroupKeyword::Delay | GroupKeyword::Cooldown => {
+        GroupKeyword::Timeout
+        | GroupKeyword::Delay
+        | GroupKeyword::Cooldown
+        | GroupKeyword::GlobalCooldown => {
             duration_argument(ident, args.as_ref(), errors);
+        }
+        GroupKeyword::Gate => match args.as_ref().map(|a| a.items.as_slice()) {
+            Some([Arg { name: None, value }]) => {
+                if let Err(e) = count(value) {
+                    errors.push(e);
+                }
+            }
+            _ => errors.push(syn::Error::new(
+                args.as_ref().map_or(ident.span(), |a| a.span),
+                "`gate` takes how many agents may be inside at once, as in `gate(3) { .. }`",
+            )),
+        },
+        GroupKeyword::Rendezvous => {
+            match args.as_ref().map(|a| a.items.as_slice()) {
+                Some([Arg { name: None, value }]) => match count(value) {
+                    Err(e) => errors.push(e),
+                    Ok(n) if n > 255 => errors.push(syn::Error::new(
+                        value.span(),
+                        "a rendezvous has at most 255 members",
+                    )),
+                    Ok(_) => {}
+                },
+                _ => errors.push(syn::Error::new(
+                    args.as_ref().map_or(ident.span(), |a| a.span),
+                    "`rendezvous` takes how many agents meet, as in `rendezvous(2) as role { .. }`",
+                )),
+            }
+            if let NodeKind::Group { binding: None, .. } = &node.kind {
+                errors.push(syn::Error::new(
+                    ident.span(),
+                    "`rendezvous` names the role binding its body sees: \
+                     `rendezvous(2) as role { .. }` (`role` is 0..2)",
+                ));
+            }
+        }
+        GroupKeyword::Switch => {
+            single_expression(
+                ident,
+                args.as_ref(),
+                "`switch(me.weapon) { Weapon::Rifle => .., _ => .. }`",
+                errors,
+            );
         }
         GroupKeyword::Prioritized
         | GroupKeyword::Sequential

@@ -18,6 +18,8 @@ pub struct Tree {
     pub agent: Option<Type>,
     /// The tick context binding, if the tree has one.
     pub context: Option<Ident>,
+    /// The shared-state binding, if the tree has one.
+    pub shared: Option<Ident>,
     pub nodes: Vec<Node>,
 }
 
@@ -36,6 +38,8 @@ pub struct Node {
     pub detail: String,
     /// The guard, for a child of a decider group.
     pub guard: Option<Guard>,
+    /// The pattern, for an arm of a `switch`.
+    pub arm: Option<Pat>,
     /// The node may return `Running`, so its parent must remember it.
     pub can_run: bool,
     /// The node keeps memory between ticks, stored by its parent while it
@@ -90,6 +94,18 @@ pub enum Kind {
     Cooldown(Expr),
     /// `run_once { a }`
     RunOnce,
+    /// e.g. `gate(3) { a }`
+    Gate(u32),
+    /// e.g. `global_cooldown(10.0) { a }`
+    GlobalCooldown(Expr),
+    /// e.g. `rendezvous(2) as role { a }`
+    Rendezvous { n: u32, role: Ident },
+    /// `sync`, inside the rendezvous node `rendezvous`.
+    Sync { rendezvous: usize },
+    /// e.g. `monitor(me.heard_noise())`; `index` among the tree's monitors.
+    Monitor { expr: Expr, index: usize },
+    /// e.g. `switch(me.weapon) { Weapon::Rifle => Rifle(me), .. }`
+    Switch(Expr),
     /// e.g. `cond me.hp < 20.0`
     Cond(Expr),
     /// e.g. `action me.attack()`
@@ -187,7 +203,19 @@ impl Kind {
     pub fn is_one_of(&self) -> bool {
         matches!(
             self,
-            Kind::Sequence | Kind::ReactiveSequence | Kind::Select | Kind::ReactiveSelect
+            Kind::Sequence
+                | Kind::ReactiveSequence
+                | Kind::Select
+                | Kind::ReactiveSelect
+                | Kind::Switch(_)
+        )
+    }
+
+    /// Nodes with a field in the tree's shared state.
+    pub fn is_shared(&self) -> bool {
+        matches!(
+            self,
+            Kind::Gate(_) | Kind::GlobalCooldown(_) | Kind::Rendezvous { .. }
         )
     }
 
@@ -217,6 +245,12 @@ impl Kind {
             Kind::Delay(_) => "Delay",
             Kind::Cooldown(_) => "Cooldown",
             Kind::RunOnce => "RunOnce",
+            Kind::Gate(_) => "Gate",
+            Kind::GlobalCooldown(_) => "GlobalCooldown",
+            Kind::Rendezvous { .. } => "Rendezvous",
+            Kind::Sync { .. } => "Sync",
+            Kind::Monitor { .. } => "Monitor",
+            Kind::Switch(_) => "Switch",
             Kind::Cond(_) => "Cond",
             Kind::Action(_) => "Action",
             Kind::Constant(Constant::Success) => "Success",
@@ -241,7 +275,12 @@ impl Tree {
         let node = self.node(id);
         match node.kind {
             Kind::Parallel { .. } | Kind::Repeat(_) | Kind::Retry(_) | Kind::Delay(_) => true,
-            Kind::Decider { .. } | Kind::Scope { .. } | Kind::Timeout(_) => node.has_state,
+            Kind::Rendezvous { .. } => true,
+            Kind::Decider { .. }
+            | Kind::Scope { .. }
+            | Kind::Timeout(_)
+            | Kind::Gate(_)
+            | Kind::GlobalCooldown(_) => node.has_state,
             _ => node.kind.is_one_of() && node.has_state,
         }
     }

@@ -11,7 +11,7 @@ use quote::ToTokens;
 pub fn lower(tree: &ast::TreeDef) -> Tree {
     let mut nodes = Vec::new();
     if let Some(root) = tree.roots.first() {
-        push(root, None, 0, &mut nodes);
+        push(root, None, 0, None, &mut nodes);
     }
     analyse(&mut nodes);
     Tree {
@@ -25,12 +25,20 @@ pub fn lower(tree: &ast::TreeDef) -> Tree {
             .and_then(|p| check::agent_type(&p.ty))
             .cloned(),
         context: check::context_param(&tree.params).map(|p| p.name.clone()),
+        shared: check::shared_param(&tree.name, &tree.params).map(|p| p.name.clone()),
         nodes,
     }
 }
 
 /// Appends `node` and its subtree in pre-order; returns its id.
-fn push(node: &ast::Node, parent: Option<usize>, depth: usize, nodes: &mut Vec<Node>) -> usize {
+/// `rendezvous` is the innermost enclosing rendezvous node.
+fn push(
+    node: &ast::Node,
+    parent: Option<usize>,
+    depth: usize,
+    rendezvous: Option<usize>,
+    nodes: &mut Vec<Node>,
+) -> usize {
     let id = nodes.len();
     let start = node
         .label
@@ -43,17 +51,44 @@ fn push(node: &ast::Node, parent: Option<usize>, depth: usize, nodes: &mut Vec<N
             ident,
             args,
             children,
+            binding,
             ..
         } => {
-            let detail = match args {
+            let mut detail = match args {
                 Some(a) => format!("{ident}{}", source(a.span, || args_text(a))),
                 None => ident.to_string(),
             };
-            (
-                group_kind(*keyword, args.as_ref(), children.len()),
-                Some(children),
-                detail,
-            )
+            let kind = match (keyword, binding) {
+                (GroupKeyword::Rendezvous, Some(role)) => {
+                    detail = format!("{detail} as {role}");
+                    Kind::Rendezvous {
+                        n: positional_count(args.as_ref()),
+                        role: role.clone(),
+                    }
+                }
+                _ => group_kind(*keyword, args.as_ref(), children.len()),
+            };
+            (kind, Some(children), detail)
+        }
+        NodeKind::Sync(ident) => (
+            Kind::Sync {
+                rendezvous: rendezvous.unwrap_or_default(),
+            },
+            None,
+            ident.to_string(),
+        ),
+        NodeKind::Monitor { ident, args } => {
+            let expr = args
+                .as_ref()
+                .and_then(|a| a.items.first())
+                .map(|a| a.value.clone())
+                .unwrap_or_else(|| syn::parse_quote!(false));
+            let index = nodes
+                .iter()
+                .filter(|n| matches!(n.kind, Kind::Monitor { .. }))
+                .count();
+            let detail = format!("{ident}({})", expr_text(&expr));
+            (Kind::Monitor { expr, index }, None, detail)
         }
         NodeKind::Cond(e) => (
             Kind::Cond(e.clone()),
@@ -107,11 +142,16 @@ fn push(node: &ast::Node, parent: Option<usize>, depth: usize, nodes: &mut Vec<N
         column: start.column as u32 + 1,
         detail,
         guard: node.guard.as_ref().map(guard),
+        arm: node.arm.as_deref().cloned(),
         can_run: false,
         has_state: false,
     });
+    let inner = match nodes[id].kind {
+        Kind::Rendezvous { .. } => Some(id),
+        _ => rendezvous,
+    };
     for child in children.into_iter().flatten() {
-        let child_id = push(child, Some(id), depth + 1, nodes);
+        let child_id = push(child, Some(id), depth + 1, inner, nodes);
         nodes[id].children.push(child_id);
     }
     id
@@ -180,7 +220,24 @@ fn group_kind(keyword: GroupKeyword, args: Option<&ast::Args>, children: usize) 
         GroupKeyword::Delay => Kind::Delay(duration(args)),
         GroupKeyword::Cooldown => Kind::Cooldown(duration(args)),
         GroupKeyword::RunOnce => Kind::RunOnce,
+        GroupKeyword::Gate => Kind::Gate(positional()),
+        GroupKeyword::GlobalCooldown => Kind::GlobalCooldown(duration(args)),
+        GroupKeyword::Rendezvous => Kind::Rendezvous {
+            n: positional(),
+            role: syn::Ident::new("role", proc_macro2::Span::call_site()),
+        },
+        GroupKeyword::Switch => Kind::Switch(
+            args.and_then(|a| a.items.first())
+                .map(|a| a.value.clone())
+                .unwrap_or_else(|| syn::parse_quote!(())),
+        ),
     }
+}
+
+fn positional_count(args: Option<&ast::Args>) -> u32 {
+    args.and_then(|a| a.items.first())
+        .and_then(|a| check::count(&a.value).ok())
+        .unwrap_or(1)
 }
 
 /// The single duration argument, an integer literal read as seconds
@@ -271,7 +328,10 @@ fn analyse(nodes: &mut [Node]) {
             | Kind::ForceFailure
             | Kind::Cooldown(_)
             | Kind::RunOnce => (any_child_runs, only_child_state),
-            Kind::Wait(_) | Kind::Delay(_) => (true, true),
+            Kind::Wait(_) | Kind::Delay(_) | Kind::Rendezvous { .. } | Kind::Sync { .. } => {
+                (true, true)
+            }
+            Kind::Monitor { .. } => (false, false),
             _ => (any_child_runs, any_child_runs),
         };
         nodes[id].can_run = can_run;

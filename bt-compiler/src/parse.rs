@@ -76,7 +76,7 @@ fn parse_tree(input: ParseStream, errors: &mut Errors) -> syn::Result<TreeDef> {
     }
     let body;
     let brace = braced!(body in input);
-    let roots = parse_nodes(&body, errors, false);
+    let roots = parse_nodes(&body, errors, List::Nodes);
     Ok(TreeDef {
         attrs,
         vis,
@@ -90,14 +90,18 @@ fn parse_tree(input: ParseStream, errors: &mut Errors) -> syn::Result<TreeDef> {
 /// `[#[context]] name: Type`
 fn parse_param(input: ParseStream) -> syn::Result<Param> {
     let mut context_attr = None;
+    let mut shared_attr = None;
     for attr in input.call(Attribute::parse_outer)? {
-        if attr.path().is_ident("context") && matches!(attr.meta, syn::Meta::Path(_)) {
+        let is_path = matches!(attr.meta, syn::Meta::Path(_));
+        if attr.path().is_ident("context") && is_path {
             context_attr = Some(attr.pound_token.span);
+        } else if attr.path().is_ident("shared") && is_path {
+            shared_attr = Some(attr.pound_token.span);
         } else {
             return Err(syn::Error::new_spanned(
                 attr,
-                "the only attribute a tree parameter takes is `#[context]`, which marks the \
-                 tick context",
+                "a tree parameter takes only `#[context]` (the tick context) or `#[shared]` \
+                 (the tree's shared state)",
             ));
         }
     }
@@ -106,17 +110,33 @@ fn parse_param(input: ParseStream) -> syn::Result<Param> {
     let ty = input.parse()?;
     Ok(Param {
         context_attr,
+        shared_attr,
         name,
         ty,
     })
 }
 
+/// What the children of a group look like.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum List {
+    /// Plain nodes.
+    Nodes,
+    /// Children of a decider group: each may have a guard.
+    Deciders,
+    /// Arms of a `switch`: `PATTERN => node`.
+    Arms,
+}
+
 /// A comma-separated list of nodes; a bad node is reported and skipped.
-/// In a decider group (`deciders`), each node may have a guard.
-fn parse_nodes(input: ParseStream, errors: &mut Errors, deciders: bool) -> Vec<Node> {
+fn parse_nodes(input: ParseStream, errors: &mut Errors, list: List) -> Vec<Node> {
     let mut nodes = Vec::new();
     while !input.is_empty() {
-        match parse_node(input, errors, deciders) {
+        let node = if list == List::Arms {
+            parse_arm(input, errors)
+        } else {
+            parse_node(input, errors, list == List::Deciders)
+        };
+        match node {
             Ok(node) => nodes.push(node),
             Err(e) => {
                 errors.push(e);
@@ -167,6 +187,18 @@ fn parse_node(input: ParseStream, errors: &mut Errors, deciders: bool) -> syn::R
     };
     let mut node = parse_unguarded(input, label, errors)?;
     node.guard = guard;
+    Ok(node)
+}
+
+/// `PATTERN => node`, an arm of a `switch`.
+fn parse_arm(input: ParseStream, errors: &mut Errors) -> syn::Result<Node> {
+    let pat = Pat::parse_multi_with_leading_vert(input)?;
+    if !input.peek(Token![=>]) {
+        return Err(input.error("expected `=>` and the node this arm runs"));
+    }
+    input.parse::<Token![=>]>()?;
+    let mut node = parse_node(input, errors, false)?;
+    node.arm = Some(Box::new(pat));
     Ok(node)
 }
 
@@ -306,6 +338,14 @@ fn parse_unguarded(
     } else if word == "action" {
         input.parse::<Ident>()?;
         NodeKind::Action(input.parse()?)
+    } else if word == "sync" {
+        NodeKind::Sync(input.parse::<Ident>()?)
+    } else if word == "monitor" {
+        let ident = input.parse::<Ident>()?;
+        NodeKind::Monitor {
+            ident,
+            args: parse_args(input)?,
+        }
     } else if word == "wait" {
         let ident = input.parse::<Ident>()?;
         NodeKind::Wait {
@@ -340,6 +380,7 @@ fn parse_unguarded(
     Ok(Node {
         label,
         guard: None,
+        arm: None,
         kind,
         span,
     })
@@ -353,6 +394,12 @@ fn parse_group(
     errors: &mut Errors,
 ) -> syn::Result<NodeKind> {
     let args = parse_args(input)?;
+    let binding = if keyword == GroupKeyword::Rendezvous && input.peek(Token![as]) {
+        input.parse::<Token![as]>()?;
+        Some(input.parse::<Ident>()?)
+    } else {
+        None
+    };
     if !input.peek(syn::token::Brace) {
         let what = if keyword.is_decorator() {
             "its child"
@@ -363,13 +410,21 @@ fn parse_group(
     }
     let content;
     let brace = braced!(content in input);
-    let children = parse_nodes(&content, errors, keyword.is_decider());
+    let list = if keyword.is_decider() {
+        List::Deciders
+    } else if keyword == GroupKeyword::Switch {
+        List::Arms
+    } else {
+        List::Nodes
+    };
+    let children = parse_nodes(&content, errors, list);
     Ok(NodeKind::Group {
         keyword,
         ident,
         args,
         children,
         brace_span: brace.span.join(),
+        binding,
     })
 }
 
@@ -418,6 +473,7 @@ fn parse_path_node(input: ParseStream, label: Option<Lifetime>) -> syn::Result<N
     Ok(Node {
         label,
         guard: None,
+        arm: None,
         kind,
         span,
     })

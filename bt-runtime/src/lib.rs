@@ -11,6 +11,8 @@
 //! - [`Ctx`] and [`Context`], the tick context: time, decision flags, stimuli
 //!   flags, agent id and trace hook;
 //! - [`Stimuli`], a fixed-capacity store of an agent's timed stimuli;
+//! - [`shared`], tree state shared by all agents (gates, global cooldowns,
+//!   rendezvous), lock-free;
 //! - [`trace`], leveled trace output that costs nothing when off;
 //! - [`BehaviorTree`], implemented by every generated tree, with its static
 //!   node table ([`NodeInfo`]), a walk over an agent's active path and
@@ -24,6 +26,7 @@ mod context;
 pub mod decide;
 mod leaf;
 mod meta;
+pub mod shared;
 mod status;
 mod stimuli;
 pub mod trace;

@@ -45,6 +45,18 @@ pub enum NodeKind {
     Cooldown,
     /// `run_once { .. }`
     RunOnce,
+    /// `gate(n) { .. }`
+    Gate,
+    /// `global_cooldown(seconds) { .. }`
+    GlobalCooldown,
+    /// `rendezvous(n) as role { .. }`
+    Rendezvous,
+    /// `sync`
+    Sync,
+    /// `monitor(<bool>)`
+    Monitor,
+    /// `switch(<expr>) { PATTERN => .., .. }`
+    Switch,
     /// `cond <bool expression>`
     Cond,
     /// `action <Status expression>`
@@ -87,6 +99,12 @@ impl NodeKind {
             NodeKind::Delay => "delay",
             NodeKind::Cooldown => "cooldown",
             NodeKind::RunOnce => "run_once",
+            NodeKind::Gate => "gate",
+            NodeKind::GlobalCooldown => "global_cooldown",
+            NodeKind::Rendezvous => "rendezvous",
+            NodeKind::Sync => "sync",
+            NodeKind::Monitor => "monitor",
+            NodeKind::Switch => "switch",
             NodeKind::Cond => "cond",
             NodeKind::Action => "action",
             NodeKind::Leaf => "leaf",

@@ -178,6 +178,12 @@ pub enum Event {
     NoneAccepted,
     /// The group hit its `redecides = N` bound this tick and fails (level 1).
     RedecideLimit,
+    /// An armed `monitor` fired: the active path was halted and the tree
+    /// restarts from the root in this tick (level 1).
+    MonitorFired {
+        /// The monitor.
+        monitor: &'static NodeInfo,
+    },
     /// The active child is ticked again (level 4).
     Continue {
         /// The child.
@@ -234,6 +240,14 @@ impl core::fmt::Display for TraceEvent {
             }
             Event::NoneAccepted => write!(f, "no child of {group} accepts: failing"),
             Event::RedecideLimit => write!(f, "redecide limit of {group} reached: failing"),
+            Event::MonitorFired { monitor } => {
+                write!(
+                    f,
+                    "{} fired: restarting {} from the root",
+                    Named(monitor),
+                    self.node.tree
+                )
+            }
             Event::Continue { child, active_for } => write!(
                 f,
                 "continuing {} in {group}, active for {active_for:.3}s",

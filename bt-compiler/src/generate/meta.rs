@@ -81,7 +81,12 @@ impl Gen<'_> {
             Kind::Subtree { .. } => quote!(::bt::BehaviorTree::is_active(#place)),
             kind if kind.is_transparent() => self.active(node.children[0], place),
             Kind::Wait(_) => quote!(::core::option::Option::is_some(#place)),
-            Kind::Scope { .. } => quote!((#place).active),
+            Kind::Scope { .. } | Kind::GlobalCooldown(_) => quote!((#place).active),
+            Kind::Gate(_) => quote!((#place).held),
+            Kind::Rendezvous { .. } => {
+                quote!((#place).member.phase != ::bt::shared::Phase::Idle)
+            }
+            Kind::Sync { .. } => quote!(*(#place)),
             Kind::Timeout(_) | Kind::Delay(_) => {
                 quote!(::core::option::Option::is_some(&(#place).start))
             }
@@ -153,10 +158,16 @@ impl Gen<'_> {
         };
         let below = match (&node.kind, place) {
             (kind, place) if kind.is_transparent() => self.visit(node.children[0], place, None),
-            (Kind::Wait(_), _) => TokenStream::new(),
-            (Kind::Scope { .. } | Kind::Timeout(_) | Kind::Delay(_), Some(place)) => {
-                child_state(quote!(&(#place).child))
-            }
+            (Kind::Wait(_) | Kind::Sync { .. }, _) => TokenStream::new(),
+            (
+                Kind::Scope { .. }
+                | Kind::Timeout(_)
+                | Kind::Delay(_)
+                | Kind::Gate(_)
+                | Kind::GlobalCooldown(_)
+                | Kind::Rendezvous { .. },
+                Some(place),
+            ) => child_state(quote!(&(#place).child)),
             (Kind::Decider { .. }, Some(place)) => {
                 use super::decide::{Field, field_local};
                 let arms = node

@@ -9,6 +9,7 @@
 
 mod decide;
 mod meta;
+mod shared;
 mod state;
 mod tick;
 mod time;
@@ -40,6 +41,16 @@ pub fn generate(tree: &Tree) -> TokenStream {
     let keep_reset = keep
         .as_ref()
         .map(|_| quote!(self.keep = ::core::default::Default::default();));
+    let shared_type = g.shared_type();
+    let monitors_field = (!g.monitors().is_empty()).then(|| {
+        let ty = g.monitor_type();
+        quote!(
+            /// One bit per `monitor` that is armed: it was false when last
+            /// reached, and is re-checked before each tick.
+            monitors: #ty,
+        )
+    });
+    let monitors_reset = monitors_field.as_ref().map(|_| quote!(self.monitors = 0;));
     let args = g.args();
     let state_types = g.state_types();
     let meta = g.behavior_tree_impl();
@@ -58,6 +69,7 @@ pub fn generate(tree: &Tree) -> TokenStream {
         #vis struct #name {
             #root_field
             #keep_field
+            #monitors_field
         }
 
         impl #name {
@@ -102,10 +114,13 @@ pub fn generate(tree: &Tree) -> TokenStream {
             #vis fn reset(&mut self, #params) {
                 #reset_body
                 #keep_reset
+                #monitors_reset
             }
         }
 
         #keep
+
+        #shared_type
 
         #meta
 
@@ -179,6 +194,7 @@ impl Gen<'_> {
             }
             Kind::Subtree { path, .. } => quote!(#path),
             Kind::Wait(_) => quote!(::core::option::Option<f64>),
+            Kind::Sync { .. } => quote!(bool),
             kind if kind.is_transparent() => self.ty(node.children[0]),
             _ => {
                 let ident = self.type_ident(id);

@@ -48,6 +48,7 @@ impl Gen<'_> {
             }
             kind if kind.is_transparent() => self.halt_place(node.children[0], place),
             Kind::Wait(_) => quote!(*(#place) = ::core::option::Option::None;),
+            Kind::Sync { .. } => quote!(*(#place) = false;),
             _ => {
                 let args = self.args();
                 quote!((#place).halt(#args);)
@@ -79,6 +80,11 @@ impl Gen<'_> {
             Kind::Scope { exit, .. } => self.scope_type(id, exit.as_ref()),
             Kind::Timeout(_) => self.timed_type(id, false),
             Kind::Delay(_) => self.timed_type(id, true),
+            Kind::Gate(_) => self.flagged_type(id, "held", "holds a permit of the gate"),
+            Kind::GlobalCooldown(_) => {
+                self.flagged_type(id, "active", "entered past the cooldown and runs its child")
+            }
+            Kind::Rendezvous { n, .. } => self.member_type(id, *n),
             _ => self.one_of_type(id),
         };
         let index = self.is_decider(id).then(|| {
@@ -284,6 +290,71 @@ impl Gen<'_> {
             #halt_child
             self.start = ::core::option::Option::None;
             #reset_passed
+        };
+        (definition, halt)
+    }
+
+    /// `struct { <flag>: bool, child }` for `gate` and `global_cooldown`;
+    /// halting gives a gate's permit back.
+    fn flagged_type(&self, id: usize, flag: &str, what: &str) -> (TokenStream, TokenStream) {
+        let node = self.tree.node(id);
+        let ident = self.type_ident(id);
+        let doc = format!(" State of{}.", node.describe());
+        let flag_doc = format!(" The agent {what}.");
+        let flag = quote::format_ident!("{}", flag);
+        let (child_field, halt_child) = self.child_field(id);
+        let release = matches!(node.kind, Kind::Gate(_)).then(|| {
+            let shared = &self.tree.shared;
+            let field = self.shared_field(id);
+            quote!(#shared.#field.leave();)
+        });
+        let definition = quote! {
+            #[doc = #doc]
+            struct #ident {
+                #[doc = #flag_doc]
+                #flag: bool,
+                #child_field
+            }
+        };
+        let halt = quote! {
+            if self.#flag {
+                #halt_child
+                self.#flag = false;
+                #release
+            }
+        };
+        (definition, halt)
+    }
+
+    /// `struct { member, child }` for `rendezvous`: halting leaves the group.
+    fn member_type(&self, id: usize, n: u32) -> (TokenStream, TokenStream) {
+        let node = self.tree.node(id);
+        let ident = self.type_ident(id);
+        let doc = format!(" State of{}: this agent's membership.", node.describe());
+        let (child_field, halt_child) = self.child_field(id);
+        let shared = &self.tree.shared;
+        let field = self.shared_field(id);
+        let n = proc_macro2::Literal::u32_unsuffixed(n);
+        let definition = quote! {
+            #[doc = #doc]
+            struct #ident {
+                /// Phase, group, role and `sync` points passed.
+                member: ::bt::shared::Member,
+                #child_field
+            }
+        };
+        let halt = quote! {
+            match self.member.phase {
+                ::bt::shared::Phase::Idle => {}
+                ::bt::shared::Phase::Waiting => {
+                    #shared.#field.leave(self.member.generation, #n);
+                }
+                ::bt::shared::Phase::Meeting => {
+                    #halt_child
+                    #shared.#field.leave(self.member.generation, #n);
+                }
+            }
+            self.member = ::core::default::Default::default();
         };
         (definition, halt)
     }

@@ -24,6 +24,11 @@ impl Gen<'_> {
             let k = local("__k");
             quote!(let #k = &mut self.keep;)
         });
+        let prepass = self.monitor_prepass();
+        let monitors = (!self.monitors().is_empty()).then(|| {
+            let m = local("__monitors");
+            quote!(let #m = &mut self.monitors;)
+        });
         let context = self.tree.context.as_ref().map(|cx| {
             let (now, nodes) = (local("__now"), local("__nodes"));
             quote! {
@@ -53,8 +58,10 @@ impl Gen<'_> {
             quote!(::core::result::Result::Ok(#r))
         };
         quote! {
+            #prepass
             #bind
             #keep
+            #monitors
             #context
             #error_decl
             #start
@@ -132,6 +139,12 @@ impl Gen<'_> {
             Kind::Delay(d) => self.delay(id, d),
             Kind::Cooldown(d) => self.cooldown(id, d),
             Kind::RunOnce => self.run_once(id),
+            Kind::Gate(n) => self.gate(id, *n),
+            Kind::GlobalCooldown(d) => self.global_cooldown(id, d),
+            Kind::Rendezvous { n, role } => self.rendezvous(id, *n, role),
+            Kind::Sync { rendezvous } => self.sync(id, *rendezvous),
+            Kind::Monitor { expr, index } => self.monitor(expr, *index),
+            Kind::Switch(expr) => self.switch(id, expr),
         }
     }
 

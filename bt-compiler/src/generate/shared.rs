@@ -1,0 +1,433 @@
+//! Synchronized trees: nodes whose state is shared by every agent of the
+//! tree (`gate`, `global_cooldown`, `rendezvous` with its `sync` points),
+//! `monitor`s, and `switch`, which picks a child at run time.
+//!
+//! Shared state lives in the generated `<Tree>Shared` struct, one field per
+//! shared node, reached through the header's shared binding. Each agent
+//! still keeps its own part (does it hold a permit, its role, ...) in its
+//! state, so halting and `reset` give everything back.
+
+use super::{Gen, local, status};
+use crate::ir::Kind;
+use proc_macro2::{Ident, Literal, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+
+impl Gen<'_> {
+    /// The field of node `id` in the shared struct: its label, else `n<id>`.
+    pub(super) fn shared_field(&self, id: usize) -> Ident {
+        match &self.tree.node(id).label {
+            Some(label) => format_ident!("{}", label),
+            None => format_ident!("n{}", id),
+        }
+    }
+
+    /// `shared.<field>`.
+    fn shared_place(&self, id: usize) -> TokenStream {
+        let shared = &self.tree.shared;
+        let field = self.shared_field(id);
+        quote!(#shared.#field)
+    }
+
+    /// The `<Tree>Shared` type, if the tree has shared nodes.
+    pub(super) fn shared_type(&self) -> Option<TokenStream> {
+        let fields: Vec<(Ident, TokenStream, String)> = self
+            .tree
+            .nodes
+            .iter()
+            .filter(|n| n.kind.is_shared())
+            .map(|n| {
+                let ty = match n.kind {
+                    Kind::Gate(_) => quote!(::bt::shared::Gate),
+                    Kind::GlobalCooldown(_) => quote!(::bt::shared::GlobalCooldown),
+                    _ => quote!(::bt::shared::Rendezvous),
+                };
+                (
+                    self.shared_field(n.id),
+                    ty,
+                    format!(" Shared state of{}.", n.describe()),
+                )
+            })
+            .collect();
+        if fields.is_empty() {
+            return None;
+        }
+        let name = &self.tree.name;
+        let vis = &self.tree.vis;
+        let ident = format_ident!("{}Shared", name);
+        let doc = format!(
+            " State of the `{name}` tree shared by every agent that ticks it: one field per \
+             `gate`, `global_cooldown` and `rendezvous`, named by its label. Create one with \
+             `{ident}::new()` and pass the same one to every agent's `tick`; it is `Sync`, so \
+             agents may tick on many threads."
+        );
+        let decls = fields
+            .iter()
+            .map(|(f, ty, doc)| quote!(#[doc = #doc] pub #f: #ty,));
+        let inits = fields.iter().map(|(f, ty, _)| quote!(#f: #ty::new(),));
+        Some(quote! {
+            #[doc = #doc]
+            #[derive(::core::fmt::Debug, ::core::default::Default)]
+            #vis struct #ident {
+                #(#decls)*
+            }
+
+            impl #ident {
+                /// Fresh shared state: gates empty, cooldowns ready, no
+                /// rendezvous forming.
+                #vis const fn new() -> Self {
+                    #ident { #(#inits)* }
+                }
+            }
+        })
+    }
+
+    /// The child's place and evaluation, inside a node whose state has a
+    /// `child` field.
+    fn child_in_field(&self, id: usize) -> TokenStream {
+        let c = self.tree.node(id).children[0];
+        let place = self.place(id);
+        let bind = self.tree.node(c).has_state.then(|| {
+            let child_place = self.place(c);
+            quote!(let #child_place = &mut #place.child;)
+        });
+        let eval = self.eval(c);
+        quote!(#bind #eval)
+    }
+
+    /// `gate(n) { child }`: a permit is taken on entry and given back when
+    /// the child finishes or is halted; no permit, the gate fails.
+    pub(super) fn gate(&self, id: usize, n: u32) -> TokenStream {
+        let node = self.tree.node(id);
+        let label = self.label(id);
+        let shared = self.shared_place(id);
+        let n = Literal::u32_unsuffixed(n);
+        let (r, fail) = (local("__r"), status("Failure"));
+        if !node.has_state {
+            let eval = self.eval(node.children[0]);
+            return quote! {
+                #label: {
+                    if !#shared.try_enter(#n) {
+                        break #label #fail;
+                    }
+                    #eval
+                    #shared.leave();
+                    #r
+                }
+            };
+        }
+        let place = self.place(id);
+        let child = self.child_in_field(id);
+        quote! {
+            #label: {
+                if !#place.held {
+                    if !#shared.try_enter(#n) {
+                        break #label #fail;
+                    }
+                    #place.held = true;
+                }
+                #child
+                if #r.is_done() {
+                    #place.held = false;
+                    #shared.leave();
+                }
+                #r
+            }
+        }
+    }
+
+    /// `global_cooldown(s) { child }`: entry is refused until `s` seconds
+    /// after any agent last finished the child.
+    pub(super) fn global_cooldown(&self, id: usize, duration: &syn::Expr) -> TokenStream {
+        let node = self.tree.node(id);
+        let label = self.label(id);
+        let shared = self.shared_place(id);
+        let (r, now, d, fail) = (
+            local("__r"),
+            local("__now"),
+            local("__d"),
+            status("Failure"),
+        );
+        let seconds = quote_spanned!(duration.span()=> let #d: f64 = #duration;);
+        if !node.has_state {
+            let eval = self.eval(node.children[0]);
+            return quote! {
+                #label: {
+                    if !#shared.is_ready(#now) {
+                        break #label #fail;
+                    }
+                    #eval
+                    #seconds
+                    #shared.start(#now, #d);
+                    #r
+                }
+            };
+        }
+        let place = self.place(id);
+        let child = self.child_in_field(id);
+        quote! {
+            #label: {
+                if !#place.active {
+                    if !#shared.is_ready(#now) {
+                        break #label #fail;
+                    }
+                    #place.active = true;
+                }
+                #child
+                if #r.is_done() {
+                    #place.active = false;
+                    #seconds
+                    #shared.start(#now, #d);
+                }
+                #r
+            }
+        }
+    }
+
+    /// The local holding `&mut` the member state of rendezvous `id`.
+    pub(super) fn member_local(&self, id: usize) -> Ident {
+        local(&format!("__member_n{id}"))
+    }
+
+    /// `rendezvous(n) as role { child }`: join, wait (`Running`) until `n`
+    /// members are there, then run the child with `role` bound.
+    pub(super) fn rendezvous(&self, id: usize, n: u32, role: &Ident) -> TokenStream {
+        let label = self.label(id);
+        let place = self.place(id);
+        let shared = self.shared_place(id);
+        let member = self.member_local(id);
+        let n = Literal::u32_unsuffixed(n);
+        let (r, fail, running) = (local("__r"), status("Failure"), status("Running"));
+        let (generation, assigned) = (local("__g"), local("__role"));
+        let child = self.child_in_field(id);
+        quote! {
+            #label: {
+                let #member = &mut #place.member;
+                if #member.phase == ::bt::shared::Phase::Idle {
+                    match #shared.join(#n) {
+                        ::core::option::Option::Some((#generation, #assigned)) => {
+                            #member.phase = ::bt::shared::Phase::Waiting;
+                            #member.generation = #generation;
+                            #member.role = #assigned as u8;
+                            #member.syncs = 0;
+                        }
+                        ::core::option::Option::None => break #label #fail,
+                    }
+                }
+                if #member.phase == ::bt::shared::Phase::Waiting {
+                    match #shared.poll(#member.generation, #n) {
+                        ::bt::shared::Meeting::Waiting => break #label #running,
+                        ::bt::shared::Meeting::Dissolved => {
+                            *#member = ::core::default::Default::default();
+                            break #label #fail;
+                        }
+                        ::bt::shared::Meeting::Complete => {
+                            #member.phase = ::bt::shared::Phase::Meeting;
+                        }
+                    }
+                }
+                let #role: usize = #member.role as usize;
+                #child
+                if #r.is_done() {
+                    let #member = &mut #place.member;
+                    #shared.leave(#member.generation, #n);
+                    *#member = ::core::default::Default::default();
+                }
+                #r
+            }
+        }
+    }
+
+    /// `sync`: counts this member's arrival once, then waits until every
+    /// member arrived; fails if one left first.
+    pub(super) fn sync(&self, id: usize, rendezvous: usize) -> TokenStream {
+        let place = self.place(id);
+        let shared = self.shared_place(rendezvous);
+        let member = self.member_local(rendezvous);
+        let Kind::Rendezvous { n, .. } = self.tree.node(rendezvous).kind else {
+            unreachable!("check puts every sync inside a rendezvous")
+        };
+        let n = Literal::u32_unsuffixed(n);
+        let (ok, fail, running) = (status("Success"), status("Failure"), status("Running"));
+        quote! {{
+            if !*#place {
+                #shared.arrive(#member.generation);
+                *#place = true;
+            }
+            match #shared.sync(#member.generation, #n, ::core::primitive::u32::from(#member.syncs)) {
+                ::bt::shared::Sync::Passed => {
+                    *#place = false;
+                    #member.syncs += 1;
+                    #ok
+                }
+                ::bt::shared::Sync::Waiting => #running,
+                ::bt::shared::Sync::Broken => {
+                    *#place = false;
+                    #fail
+                }
+            }
+        }}
+    }
+
+    /// `monitor(expr)`: like `cond`; when false it stays armed, and the
+    /// tick's first step re-checks it (see [`Gen::monitor_prepass`]).
+    pub(super) fn monitor(&self, expr: &syn::Expr, index: usize) -> TokenStream {
+        let monitors = local("__monitors");
+        let bit = self.monitor_bit(index);
+        let (ok, fail) = (status("Success"), status("Failure"));
+        let test = quote_spanned!(expr.span()=> if #expr);
+        quote! {{
+            #test {
+                *#monitors &= !#bit;
+                #ok
+            } else {
+                *#monitors |= #bit;
+                #fail
+            }
+        }}
+    }
+
+    fn monitor_bit(&self, index: usize) -> TokenStream {
+        let ty = self.monitor_type();
+        let index = Literal::usize_unsuffixed(index);
+        quote!(((1 as #ty) << #index))
+    }
+
+    /// Monitors in the tree, as (node id, expression, index).
+    pub(super) fn monitors(&self) -> Vec<(usize, &syn::Expr, usize)> {
+        self.tree
+            .nodes
+            .iter()
+            .filter_map(|n| match &n.kind {
+                Kind::Monitor { expr, index } => Some((n.id, expr, *index)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The integer holding one "armed" bit per monitor.
+    pub(super) fn monitor_type(&self) -> Ident {
+        let count = self.monitors().len().max(1) as u32;
+        super::uint_for((1u128 << (count - 1)) * 2 - 1)
+    }
+
+    /// Before the tree: armed monitors are checked; the first that fires
+    /// halts the active path (deepest first) and disarms every monitor, so
+    /// the tree is evaluated from the root in this same tick.
+    pub(super) fn monitor_prepass(&self) -> TokenStream {
+        let monitors = self.monitors();
+        if monitors.is_empty() {
+            return TokenStream::new();
+        }
+        let fired = local("__fired");
+        let checks = monitors.iter().map(|(id, expr, index)| {
+            let bit = self.monitor_bit(*index);
+            let test = quote_spanned!(expr.span()=> (#expr));
+            quote! {
+                if #fired.is_none() && self.monitors & #bit != 0 && #test {
+                    #fired = ::core::option::Option::Some(#id);
+                }
+            }
+        });
+        let halt = self
+            .tree
+            .node(0)
+            .has_state
+            .then(|| self.halt_place(0, quote!(&mut self.root)));
+        let trace = self.tree.context.as_ref().map(|cx| {
+            quote! {
+                if ::bt::trace::level(&#cx) >= 1 {
+                    ::bt::trace::emit(
+                        &#cx,
+                        1,
+                        &<Self as ::bt::BehaviorTree>::NODES[0],
+                        ::bt::trace::Event::MonitorFired {
+                            monitor: &<Self as ::bt::BehaviorTree>::NODES[node],
+                        },
+                    );
+                }
+            }
+        });
+        quote! {
+            if self.monitors != 0 {
+                let mut #fired: ::core::option::Option<usize> = ::core::option::Option::None;
+                #(#checks)*
+                if let ::core::option::Option::Some(node) = #fired {
+                    let _ = node;
+                    #trace
+                    #halt
+                    self.monitors = 0;
+                }
+            }
+        }
+    }
+
+    /// `switch(expr) { PATTERN => child, .. }`: the arm matching this tick
+    /// runs; a different arm than last tick's halts the old one first.
+    pub(super) fn switch(&self, id: usize, expr: &syn::Expr) -> TokenStream {
+        let node = self.tree.node(id);
+        let label = self.label(id);
+        let place = self.place(id);
+        let ty = self.type_ident(id);
+        let r = local("__r");
+        let args = self.args();
+        let x = local("__x");
+        let arms = node.children.iter().map(|&c| {
+            let child = self.tree.node(c);
+            let pat = child.arm.as_ref().expect("switch children are arms");
+            let variant = self.variant(c);
+            let eval = self.eval(c);
+            if !node.has_state {
+                return quote!(#pat => { #eval #r });
+            }
+            let this = match (child.can_run, child.has_state) {
+                (false, _) => TokenStream::new(),
+                (true, true) => quote!(| #ty::#variant(..)),
+                (true, false) => quote!(| #ty::#variant),
+            };
+            let switch_away = quote! {
+                if !::core::matches!(*#place, #ty::Idle #this) {
+                    #place.halt(#args);
+                }
+            };
+            let enter = if child.has_state {
+                let child_place = self.place(c);
+                quote! {
+                    if ::core::matches!(*#place, #ty::Idle) {
+                        *#place = #ty::#variant(::core::default::Default::default());
+                    }
+                    let #child_place = match #place {
+                        #ty::#variant(#x) => #x,
+                        _ => ::core::unreachable!(),
+                    };
+                }
+            } else {
+                TokenStream::new()
+            };
+            let remember = if !child.can_run {
+                TokenStream::new()
+            } else if child.has_state {
+                quote!(if #r.is_done() { *#place = #ty::Idle; })
+            } else {
+                quote!(*#place = if #r.is_done() { #ty::Idle } else { #ty::#variant };)
+            };
+            quote! {
+                #pat => {
+                    #switch_away
+                    #enter
+                    #eval
+                    #remember
+                    #r
+                }
+            }
+        });
+        let scrutinee = quote_spanned!(expr.span()=> #expr);
+        quote! {
+            #label: {
+                match #scrutinee {
+                    #(#arms)*
+                }
+            }
+        }
+    }
+}
