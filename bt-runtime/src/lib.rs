@@ -11,6 +11,7 @@
 //! - [`Ctx`] and [`Context`], the tick context: time, decision flags, stimuli
 //!   flags, agent id and trace hook;
 //! - [`Stimuli`], a fixed-capacity store of an agent's timed stimuli;
+//! - [`parallel`], ticking many agents in order or on rayon's pool;
 //! - [`shared`], tree state shared by all agents (gates, global cooldowns,
 //!   rendezvous), lock-free;
 //! - [`trace`], leveled trace output that costs nothing when off;
@@ -24,6 +25,7 @@ extern crate std;
 
 mod context;
 pub mod decide;
+pub mod parallel;
 mod leaf;
 mod meta;
 pub mod shared;
