@@ -128,7 +128,11 @@ fn main() {
     println!(
         "50 soldiers, {} bytes of tree state each, ticked {}",
         Soldier::STATE_SIZE,
-        if in_order { "in order on one thread" } else { "on rayon's thread pool" }
+        if in_order {
+            "in order on one thread"
+        } else {
+            "on rayon's thread pool"
+        }
     );
     println!("limits: 1 thrower, 3 shooters, a taunt at most every 4 s, flanking in pairs\n");
     let mut peak = Peak::default();
@@ -169,7 +173,10 @@ fn main() {
                 // The cooldown runs from the last taunt that was finished
                 // (an interrupted one does not count).
                 if let Some(end) = taunt_ended {
-                    assert!(now - end >= 4.0 - 1e-9, "taunt at {now}, the last finished {end}");
+                    assert!(
+                        now - end >= 4.0 - 1e-9,
+                        "taunt at {now}, the last finished {end}"
+                    );
                 }
                 last_taunt = Some(now);
                 peak.taunts_started += 1;

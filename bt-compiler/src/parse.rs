@@ -181,7 +181,15 @@ fn parse_node(input: ParseStream, errors: &mut Errors, deciders: bool) -> syn::R
                  groups: prioritized, sequential, random, shuffle, scored",
             ));
         }
-        Some(parse_guard(input)?)
+        let guard = parse_guard(input)?;
+        if input.peek(Lifetime) {
+            let misplaced: Lifetime = input.fork().parse()?;
+            return Err(syn::Error::new(
+                misplaced.span(),
+                format!("a decider's label goes before its guard: `{misplaced}: when .. => child`"),
+            ));
+        }
+        Some(guard)
     } else {
         None
     };

@@ -25,9 +25,9 @@ extern crate std;
 
 mod context;
 pub mod decide;
-pub mod parallel;
 mod leaf;
 mod meta;
+pub mod parallel;
 pub mod shared;
 mod status;
 mod stimuli;
