@@ -133,9 +133,9 @@ fn check_all_released(agents: &mut [Agent], shared: &SquadShared, counters: &Cou
     for a in agents.iter_mut() {
         a.state.reset(&mut a.bot, &Ctx::new(0.0, 0.0), shared);
     }
-    for zone in 0..ZONES {
+    for (zone, &capacity) in CAPACITY.iter().enumerate() {
         let peak = counters.peak[zone].load(Ordering::SeqCst);
-        assert!(peak <= CAPACITY[zone], "zone {zone} held {peak}");
+        assert!(peak <= capacity, "zone {zone} held {peak}");
         assert_eq!(counters.inside[zone].load(Ordering::SeqCst), 0);
     }
     assert_eq!(
@@ -172,9 +172,9 @@ proptest! {
                     a.state.reset(&mut a.bot, &cx, &shared);
                 }
             }
-            for zone in 0..ZONES {
+            for (zone, &capacity) in CAPACITY.iter().enumerate() {
                 let inside = counters.inside[zone].load(Ordering::SeqCst);
-                prop_assert!(inside <= CAPACITY[zone], "zone {} has {}", zone, inside);
+                prop_assert!(inside <= capacity, "zone {} has {}", zone, inside);
             }
         }
         check_all_released(&mut agents, &shared, &counters);
@@ -199,7 +199,7 @@ fn limits_hold_when_agents_tick_on_four_threads() {
                     let cx = Ctx::new(tick as f64 * 0.05, 0.05);
                     for (i, a) in chunk.iter_mut().enumerate() {
                         a.state.tick(&mut a.bot, &cx, shared);
-                        if (tick + i as u64 + t as u64) % 97 == 0 {
+                        if (tick + i as u64 + t as u64).is_multiple_of(97) {
                             a.state.reset(&mut a.bot, &cx, shared);
                         }
                     }
@@ -209,10 +209,10 @@ fn limits_hold_when_agents_tick_on_four_threads() {
     });
     check_all_released(&mut agents, &shared, &counters);
     // Every limited zone was used, and filled to its limit at some point.
-    for zone in 0..ZONES {
+    for (zone, &capacity) in CAPACITY.iter().enumerate() {
         assert_eq!(
             counters.peak[zone].load(Ordering::SeqCst),
-            CAPACITY[zone],
+            capacity,
             "zone {zone} never filled up"
         );
     }

@@ -2,7 +2,7 @@
 //! generated vs hand-written, and the generated one with trace hooks off in
 //! three ways. Writes `BENCHMARKS-deciders.md` on an unfiltered run.
 
-use bt_bench::decider::{Herd, Variant};
+use bt_bench::decider::{GateHerd, Herd, Variant};
 use criterion::{Criterion, Throughput};
 use std::fmt::Write as _;
 use std::hint::black_box;
@@ -37,6 +37,26 @@ fn main() {
         for v in Variant::ALL {
             let mut herd = Herd::new(v, count);
             g.bench_function(v.name(), |b| {
+                b.iter(|| {
+                    herd.step();
+                    black_box(herd.statuses)
+                })
+            });
+        }
+        g.finish();
+    }
+    // The gate: every agent enters and leaves it once per tick.
+    for count in COUNTS {
+        let mut g = c.benchmark_group(format!("gate-{count}"));
+        g.throughput(Throughput::Elements(count as u64))
+            .warm_up_time(Duration::from_millis(500))
+            .measurement_time(Duration::from_secs(2));
+        if count >= 100_000 {
+            g.sample_size(20);
+        }
+        for (name, gated) in [("without", false), ("with", true)] {
+            let mut herd = GateHerd::new(gated, count);
+            g.bench_function(name, |b| {
                 b.iter(|| {
                     herd.step();
                     black_box(herd.statuses)
@@ -109,6 +129,32 @@ fn report(dir: &Path) -> String {
                 v.name(),
                 ratio(hand),
                 ratio(base)
+            )
+            .unwrap();
+        }
+    }
+    writeln!(o, "\n## Cost of a gate\n").unwrap();
+    writeln!(
+        o,
+        "`gate(n) {{ action }}` against the same tree without the gate, single-threaded: each \
+         agent takes and gives back a permit (two atomic read-modify-writes on the shared \
+         counter) every tick.\n"
+    )
+    .unwrap();
+    writeln!(
+        o,
+        "| agents | without gate, ns per agent-tick | with gate | gate entry + exit |"
+    )
+    .unwrap();
+    writeln!(o, "|---:|---:|---:|---:|").unwrap();
+    for count in COUNTS {
+        let group = format!("gate-{count}");
+        let mean = |b: &str| bt_bench::report::mean_ns(dir, &group, b).map(|ns| ns / count as f64);
+        if let (Some(without), Some(with)) = (mean("without"), mean("with")) {
+            writeln!(
+                o,
+                "| {count} | {without:.2} | {with:.2} | {:.2} ns |",
+                with - without
             )
             .unwrap();
         }

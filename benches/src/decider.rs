@@ -232,3 +232,55 @@ impl Herd {
         })
     }
 }
+
+behavior_tree! {
+    /// Each tick: enter a gate, run an action that finishes at once, leave.
+    pub tree Gated(me: &mut Npc, shared: &GatedShared) {
+        select { 'gate: gate(1_000_000) { action { me.act(0); Status::Success } }, failure }
+    }
+
+    /// The same without the gate.
+    pub tree Ungated(me: &mut Npc) {
+        select { action { me.act(0); Status::Success }, failure }
+    }
+}
+
+/// Agents ticking [`Gated`] or [`Ungated`], for the cost of a gate.
+pub struct GateHerd {
+    gated: bool,
+    npcs: Vec<Npc>,
+    with: Vec<Gated>,
+    without: Vec<Ungated>,
+    /// The shared state of [`Gated`].
+    pub shared: GatedShared,
+    /// Hash of the statuses returned.
+    pub statuses: u64,
+}
+
+impl GateHerd {
+    /// `count` agents, ticking through a gate or not.
+    pub fn new(gated: bool, count: usize) -> GateHerd {
+        GateHerd {
+            gated,
+            npcs: (0..count as u64).map(Npc::new).collect(),
+            with: vec![Gated::default(); count],
+            without: vec![Ungated::default(); count],
+            shared: GatedShared::new(),
+            statuses: 0,
+        }
+    }
+
+    /// One tick of every agent.
+    #[inline]
+    pub fn step(&mut self) {
+        for (i, npc) in self.npcs.iter_mut().enumerate() {
+            npc.advance();
+            let status = if self.gated {
+                self.with[i].tick(npc, &self.shared)
+            } else {
+                self.without[i].tick(npc)
+            };
+            self.statuses = self.statuses.wrapping_mul(3).wrapping_add(status as u64);
+        }
+    }
+}

@@ -99,3 +99,17 @@ fn decider_variants_agree() {
         assert_eq!(run(v), reference, "{}", v.name());
     }
 }
+
+/// The gated and ungated trees make the same calls, and every permit comes back.
+#[test]
+fn gate_herds_agree() {
+    use bt_bench::decider::GateHerd;
+    let mut with = GateHerd::new(true, 64);
+    let mut without = GateHerd::new(false, 64);
+    for _ in 0..100 {
+        with.step();
+        without.step();
+    }
+    assert_eq!(with.statuses, without.statuses);
+    assert_eq!(with.shared.gate.inside(), 0);
+}

@@ -102,6 +102,21 @@ mod tests {
     }
 
     #[test]
+    fn shared_state_expansion() {
+        insta::assert_snapshot!(pretty(quote! {
+            pub tree Squad(me: &mut Soldier, cx: &Ctx, shared: &SquadShared) {
+                select {
+                    sequence { monitor(me.heard_noise()), Investigate },
+                    'grenade: gate(1) { Throw },
+                    'pair: rendezvous(2) as role { sequence { Move { role }, sync, Shoot } },
+                    'taunt: global_cooldown(5) { action me.taunt() },
+                    switch(me.weapon) { Weapon::Rifle => Rifle(me), _ => action me.punch() },
+                }
+            }
+        }));
+    }
+
+    #[test]
     fn tree_with_errors_expands_to_errors_and_a_skeleton() {
         insta::assert_snapshot!(pretty(quote! {
             pub tree Broken(me: &mut Agent) { sequence { invert {}, fallback { success } } }
