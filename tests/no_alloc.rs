@@ -203,6 +203,51 @@ fn deciders_stimuli_and_timers_do_not_allocate() {
     }
 }
 
+behavior_tree! {
+    tree Synced(me: &mut Agent, cx: &bt::Ctx, shared: &SyncedShared) {
+        select {
+            sequence { monitor(me.roll(3)), Work { effort: 1 } },
+            'one: gate(1) { Work { effort: 2 } },
+            'pair: rendezvous(2) as role {
+                sequence { switch(role) { 0 => Work { effort: 3 }, _ => Work { effort: 4 } }, sync, Work { effort: 5 } }
+            },
+            'cool: global_cooldown(0.5) { Work { effort: 6 } },
+        }
+    }
+}
+
+#[test]
+fn shared_state_monitors_and_switch_do_not_allocate() {
+    let mut agents: Vec<(Agent, Synced)> = (0..64)
+        .map(|i| {
+            let agent = Agent {
+                seed: 0x2545_f491 + i,
+                started: 0,
+                ended: 0,
+            };
+            (agent, Synced::default())
+        })
+        .collect();
+    let shared = SyncedShared::new();
+    let before = allocations();
+    for tick in 0..10_000u32 {
+        let cx = bt::Ctx::new(f64::from(tick) * 0.05, 0.05);
+        for (agent, state) in &mut agents {
+            state.tick(agent, &cx, &shared);
+            if agent.roll(1) {
+                state.reset(agent, &cx, &shared);
+            }
+        }
+    }
+    assert_eq!(allocations() - before, 0);
+    for (agent, state) in &mut agents {
+        state.reset(agent, &bt::Ctx::new(0.0, 0.0), &shared);
+        assert!(agent.started > 50);
+        assert_eq!(agent.started, agent.ended, "every started leaf ended once");
+    }
+    assert_eq!((shared.one.inside(), shared.pair.members()), (0, 0));
+}
+
 #[test]
 fn ticking_many_agents_does_not_allocate() {
     let mut agents: Vec<(Agent, Busy)> = (0..100)
