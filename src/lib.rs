@@ -422,7 +422,7 @@
 //! | clause | accepts when |
 //! |---|---|
 //! | `when <bool>` | the expression is true |
-//! | `when let PATTERN: Type = <expr>` | the value matches; the pattern's bindings are in scope in the child for its whole activation (the value is kept in the agent's state, so its type is written out) |
+//! | `when let PATTERN: Type = <expr>` | the value matches; the pattern's bindings are in scope in the later clauses (`when let Some(f): Option<Food> = me.food() score f.value`) and in the child for its whole activation (the value is kept in the agent's state, so its type is written out) |
 //! | `score <f32>` | the score is above 0 (`scored` ranks by it) |
 //! | `every(s)` | at least `s` seconds passed since this guard was last checked |
 //! | `flags(any = A, all = B, none = C)` | the context's decision flags intersect `A`, contain `B`, miss `C` |

@@ -624,3 +624,49 @@ fn trace_levels_report_transitions_or_every_decision_for_one_agent() {
         ]
     );
 }
+
+behavior_tree! {
+    /// Every policy with `when let` children and children that finish at
+    /// once, which take other code paths than running children.
+    tree Mixed(me: &mut Agent, rng: &mut Draws) {
+        sequence {
+            random(rng) {
+                when let Some(f): Option<Food> = me.food => action { me.eaten.push(f.id); Status::Success },
+                when let Some(f): Option<Food> = me.food => action { me.eaten.push(f.id + 100); Status::Running },
+            },
+            sequential {
+                when me.w.cond("s0") => action me.w.act("i0"),
+                action me.w.act("i1"),
+            },
+            scored {
+                when let Some(f): Option<Food> = me.food score f.id as f32 => action { me.eaten.push(f.id + 200); Status::Success },
+                score 0.5 => failure,
+            },
+        }
+    }
+}
+
+#[test]
+fn when_let_values_and_instant_children_under_every_policy() {
+    let mut me = Agent {
+        w: World::new(&[("s0", "SF"), ("i0", "F"), ("i1", "S")]),
+        food: Some(Food { id: 4 }),
+        eaten: Vec::new(),
+    };
+    // random picks the second child (running), then it keeps running;
+    let mut rng = Draws(vec![nth(1, 2)]);
+    let mut tree = Mixed::default();
+    assert_eq!(tree.tick(&mut me, &mut rng), Status::Running);
+    me.food = Some(Food { id: 5 });
+    assert_eq!(tree.tick(&mut me, &mut rng), Status::Running);
+    assert_eq!(me.eaten, [104, 104], "the value bound at activation");
+    // Reset, and draw the first child: it succeeds at once; `sequential`
+    // runs `i0`, which fails at once: redecide with it masked, `i1`
+    // succeeds; `scored` binds the food and wins with 5.0 over 0.5.
+    tree.reset(&mut me, &mut rng);
+    me.eaten.clear();
+    let mut rng = Draws(vec![nth(0, 2)]);
+    assert_eq!(tree.tick(&mut me, &mut rng), Status::Success);
+    assert_eq!(me.eaten, [5, 205]);
+    assert_eq!(me.w.take_events(), "?s0=S i0=F i1=S");
+}

@@ -523,15 +523,13 @@ impl Gen<'_> {
             let reject = quote!({ #trace break #label; });
             code.push(match &clause.kind {
                 ClauseKind::When(e) => quote_spanned!(e.span()=> if !(#e) #reject),
-                ClauseKind::WhenLet { pat, ty, expr } => {
-                    let ok = local("__ok");
-                    quote! {
-                        let #value: #ty = #expr;
-                        #[allow(unused_variables, irrefutable_let_patterns)]
-                        let #ok: bool = if let #pat = &#value { true } else { false };
-                        if !#ok #reject
-                    }
-                }
+                // The bindings are in scope for the clauses after this one
+                // (`when let Some(f): .. = .. score f.dist`).
+                ClauseKind::WhenLet { pat, ty, expr } => quote! {
+                    let #value: #ty = #expr;
+                    #[allow(unused_variables)]
+                    let #pat = &#value else #reject;
+                },
                 ClauseKind::Score(e) => {
                     has_score = true;
                     let typed = quote_spanned!(e.span()=> let #score: f32 = #e;);
