@@ -670,3 +670,38 @@ fn when_let_values_and_instant_children_under_every_policy() {
     assert_eq!(me.eaten, [5, 205]);
     assert_eq!(me.w.take_events(), "?s0=S i0=F i1=S");
 }
+
+behavior_tree! {
+    tree Inner(w: &mut World, cx: &Ctx<Mode, Senses>) {
+        select { cooldown(5) { L { n: "a" } }, action w.act("rest") }
+    }
+
+    tree Outer(w: &mut World, cx: &Ctx<Mode, Senses>) {
+        switch(w.act("pick")) {
+            Status::Success => Inner(w, cx),
+            _ => action w.act("other"),
+        }
+    }
+}
+
+#[test]
+fn a_subtree_remembers_its_cooldowns_after_being_left_and_entered_again() {
+    let mut w = World::new(&[("pick", "SFSS"), ("a", "SS"), ("other", "S"), ("rest", "S")]);
+    let mut tree = Outer::default();
+    let lines: Vec<String> = [0.0, 1.0, 2.0, 6.0]
+        .iter()
+        .map(|&t| {
+            let status = tree.tick(&mut w, &at(t));
+            format!("{t} {}", w.take_line(status))
+        })
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "0 S: pick=S +a=S",    // cooling down until 5
+            "1 S: pick=F other=S", // the subtree is left
+            "2 S: pick=S rest=S",  // entered again: still cooling down
+            "6 S: pick=S +a=S",
+        ]
+    );
+}

@@ -37,7 +37,7 @@ pub use bitflags;
 pub use context::{Context, Ctx, NoFlags, flags};
 pub use decide::{HookResult, TickError};
 pub use leaf::Leaf;
-pub use meta::{ActiveNode, BehaviorTree, NodeInfo, NodeKind};
+pub use meta::{ActiveNode, BehaviorTree, Embed, NodeInfo, NodeKind};
 pub use rand_core;
 pub use status::Status;
 pub use stimuli::{Stimuli, StimuliFull, Stimulus};

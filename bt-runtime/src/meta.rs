@@ -256,3 +256,29 @@ fn write_active<W: core::fmt::Write>(out: &mut W, node: ActiveNode, now: f64) ->
     }
     writeln!(out)
 }
+
+/// How a generated tree is embedded in another as a subtree: its state is
+/// split into the part that lives only while it runs (held in the parent's
+/// state for the running branch, sharing bytes with the other branches) and
+/// the part that outlives activity (cooldowns, `run_once` marks, `every`
+/// timers, `sequential` and `shuffle` positions), held in the parent's flat
+/// part so it survives the subtree being left and entered again.
+///
+/// Implemented by every generated tree; used by generated code.
+#[doc(hidden)]
+pub trait Embed {
+    /// State while the tree runs.
+    type Active: Default + Clone + core::fmt::Debug;
+    /// State that outlives activity.
+    type Keep: Default + Clone + core::fmt::Debug;
+    /// Both parts, borrowed, with the tree's `tick(..)` as a method.
+    type Parts<'a>
+    where
+        Self: 'a;
+    /// Borrows both parts.
+    fn parts<'a>(active: &'a mut Self::Active, keep: &'a mut Self::Keep) -> Self::Parts<'a>;
+    /// Whether the active part holds a running node.
+    fn is_active(active: &Self::Active) -> bool;
+    /// The active path of the active part.
+    fn visit_active<F: FnMut(ActiveNode)>(active: &Self::Active, depth: usize, visit: &mut F);
+}

@@ -123,12 +123,13 @@ impl Gen<'_> {
                 let max = Literal::u32_unsuffixed(max);
                 let error = local("__error");
                 let trace = self.trace(1, id, quote!(RedecideLimit));
+                let tree_name = &self.tree.name;
                 quote! {
                     #redecide_count += 1;
                     if #redecide_count > #max {
                         #trace
                         if #error.is_none() {
-                            #error = ::core::option::Option::Some(&<Self as ::bt::BehaviorTree>::NODES[#id]);
+                            #error = ::core::option::Option::Some(&<#tree_name as ::bt::BehaviorTree>::NODES[#id]);
                         }
                         break #label #fail;
                     }

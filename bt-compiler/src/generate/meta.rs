@@ -45,15 +45,21 @@ impl Gen<'_> {
             }
         });
         let root = self.tree.node(0);
+        let active_local = local("__active");
         let (is_active, visit) = if root.has_state {
-            let active = self.active(0, quote!(&self.root));
-            let visit = self.visit(0, Some(quote!(&self.root)), None);
+            let active = self.active(0, quote!(&#active_local.root));
+            let visit = self.visit(0, Some(quote!(&#active_local.root)), None);
             let guarded = quote!(if #active { #visit });
             (active, guarded)
         } else {
             (quote!(false), TokenStream::new())
         };
         let (depth, visitor) = (local("__depth"), local("__visit"));
+        let active_ty = self.active_ident();
+        let keep_ty = self.keep_ty();
+        let parts = self.parts_ident();
+        let keep_param = local("__keep");
+        let a = syn::Lifetime::new("'__a", proc_macro2::Span::mixed_site());
         quote! {
             impl ::bt::BehaviorTree for #name {
                 const NAME: &'static str = #name_str;
@@ -61,11 +67,32 @@ impl Gen<'_> {
 
                 #[inline]
                 fn is_active(&self) -> bool {
+                    <Self as ::bt::Embed>::is_active(&self.active)
+                }
+
+                fn visit_active<F: ::core::ops::FnMut(::bt::ActiveNode)>(&self, depth: usize, visit: &mut F) {
+                    <Self as ::bt::Embed>::visit_active(&self.active, depth, visit)
+                }
+            }
+
+            impl ::bt::Embed for #name {
+                type Active = #active_ty;
+                type Keep = #keep_ty;
+                type Parts<#a> = #parts<#a>;
+
+                #[inline]
+                fn parts<#a>(active: &#a mut #active_ty, #keep_param: &#a mut #keep_ty) -> #parts<#a> {
+                    #parts { active, keep: #keep_param }
+                }
+
+                #[inline]
+                #[allow(unused_variables)]
+                fn is_active(#active_local: &#active_ty) -> bool {
                     #is_active
                 }
 
-                #[allow(clippy::all)]
-                fn visit_active<F: ::core::ops::FnMut(::bt::ActiveNode)>(&self, #depth: usize, #visitor: &mut F) {
+                #[allow(unused_variables, clippy::all)]
+                fn visit_active<F: ::core::ops::FnMut(::bt::ActiveNode)>(#active_local: &#active_ty, #depth: usize, #visitor: &mut F) {
                     #visit
                 }
             }
@@ -78,7 +105,7 @@ impl Gen<'_> {
         let node = self.tree.node(id);
         match &node.kind {
             Kind::Leaf { .. } => quote!(::core::option::Option::is_some(#place)),
-            Kind::Subtree { .. } => quote!(::bt::BehaviorTree::is_active(#place)),
+            Kind::Subtree { path, .. } => quote!(<#path as ::bt::Embed>::is_active(#place)),
             kind if kind.is_transparent() => self.active(node.children[0], place),
             Kind::Wait(_) => quote!(::core::option::Option::is_some(#place)),
             Kind::Scope { .. } | Kind::GlobalCooldown(_) => quote!((#place).active),
@@ -126,6 +153,7 @@ impl Gen<'_> {
         since: Option<TokenStream>,
     ) -> TokenStream {
         let node = self.tree.node(id);
+        let tree_name = &self.tree.name;
         let (depth, visitor) = (local("__depth"), local("__visit"));
         let node_depth = node.depth;
         let own_since = match (&node.kind, &place) {
@@ -141,7 +169,7 @@ impl Gen<'_> {
             .unwrap_or_else(|| quote!(::core::option::Option::None));
         let report = quote! {
             #visitor(::bt::ActiveNode {
-                info: &<Self as ::bt::BehaviorTree>::NODES[#id],
+                info: &<#tree_name as ::bt::BehaviorTree>::NODES[#id],
                 depth: #depth + #node_depth,
                 since: #since,
             });
@@ -196,8 +224,8 @@ impl Gen<'_> {
                 }
             }
             (_, None) | (Kind::Leaf { .. }, _) => TokenStream::new(),
-            (Kind::Subtree { .. }, Some(place)) => {
-                quote!(::bt::BehaviorTree::visit_active(#place, #depth + #node_depth + 1, #visitor);)
+            (Kind::Subtree { path, .. }, Some(place)) => {
+                quote!(<#path as ::bt::Embed>::visit_active(#place, #depth + #node_depth + 1, #visitor);)
             }
             (Kind::Parallel { .. }, Some(place)) => {
                 let v = local("__v");

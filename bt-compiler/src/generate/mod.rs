@@ -21,27 +21,27 @@ use quote::{format_ident, quote};
 use syn::Lifetime;
 
 /// The complete expansion of one valid tree.
+///
+/// The state type `Name` holds two parts: `active` (what lives only while
+/// nodes run: the root's state and armed monitors) and `keep` (what
+/// outlives activity). A tree embedded in another as a subtree keeps its
+/// active part in the parent's running branch and its keep part in the
+/// parent's keep part, through [`::bt::Embed`]; `Name::tick` ticks through
+/// the same code (`__NameParts::try_tick`).
 pub fn generate(tree: &Tree) -> TokenStream {
     let g = Gen { tree };
     let attrs = &tree.attrs;
     let vis = &tree.vis;
     let name = &tree.name;
     let params = g.params();
+    let args = g.args();
     let root_field = tree.nodes[0].has_state.then(|| {
         let ty = g.ty(0);
-        quote!(root: #ty,)
+        quote!(
+            /// State of the root while it runs.
+            root: #ty,
+        )
     });
-    let tick_body = g.tick_body();
-    let reset_body = g.reset_body();
-    let keep = g.keep_type();
-    let keep_field = keep.as_ref().map(|_| {
-        let ty = g.keep_ident();
-        quote!(keep: #ty,)
-    });
-    let keep_reset = keep
-        .as_ref()
-        .map(|_| quote!(self.keep = ::core::default::Default::default();));
-    let shared_type = g.shared_type();
     let monitors_field = (!g.monitors().is_empty()).then(|| {
         let ty = g.monitor_type();
         quote!(
@@ -51,9 +51,15 @@ pub fn generate(tree: &Tree) -> TokenStream {
         )
     });
     let monitors_reset = monitors_field.as_ref().map(|_| quote!(self.monitors = 0;));
-    let args = g.args();
+    let tick_body = g.tick_body();
+    let reset_body = g.reset_body();
+    let keep = g.keep_type();
+    let shared_type = g.shared_type();
     let state_types = g.state_types();
     let meta = g.behavior_tree_impl();
+    let (active_ty, keep_ty, parts) = (g.active_ident(), g.keep_ty(), g.parts_ident());
+    let (active, keep_local) = (local("__active"), local("__keep"));
+    let a = Lifetime::new("'__a", Span::mixed_site());
     let size_doc = format!(
         " Per-agent state of the `{name}` behavior tree: `{name}::default()` is an agent that \
          has not started; [`tick`]({name}::tick) advances it by one tick. Its size is \
@@ -61,15 +67,19 @@ pub fn generate(tree: &Tree) -> TokenStream {
     );
     let has_docs = attrs.iter().any(|a| a.path().is_ident("doc"));
     let separator = has_docs.then(|| quote!(#[doc = ""]));
+    let active_doc = format!(" What `{name}` keeps while nodes run.");
+    let parts_doc =
+        format!(" Both parts of a `{name}` state, borrowed: how a parent tree ticks it.");
     quote! {
         #(#attrs)*
         #separator
         #[doc = #size_doc]
         #[derive(::core::default::Default, ::core::clone::Clone, ::core::fmt::Debug)]
         #vis struct #name {
-            #root_field
-            #keep_field
-            #monitors_field
+            /// Lives while nodes run.
+            active: #active_ty,
+            /// Outlives activity.
+            keep: #keep_ty,
         }
 
         impl #name {
@@ -83,15 +93,67 @@ pub fn generate(tree: &Tree) -> TokenStream {
             /// [`try_tick`](Self::try_tick) to see the error.
             #[inline]
             #vis fn tick(&mut self, #params) -> ::bt::Status {
+                <Self as ::bt::Embed>::parts(&mut self.active, &mut self.keep).tick(#args)
+            }
+
+            /// Like [`tick`](Self::tick), and reports a decider group that
+            /// exceeded its `redecides = N` bound as an error. Trees without
+            /// such a bound never return an error.
+            #[inline]
+            #vis fn try_tick(&mut self, #params) -> ::core::result::Result<::bt::Status, ::bt::TickError> {
+                <Self as ::bt::Embed>::parts(&mut self.active, &mut self.keep).try_tick(#args)
+            }
+
+            /// Halts every running node, deepest first (running stateful
+            /// leaves get their `halt` call, active scopes their `exit`,
+            /// gates their permit back), and leaves the state as new,
+            /// timers, cooldowns and `run_once` marks included. Call it when
+            /// the agent leaves the tree for good (it dies, changes tree, or
+            /// the level unloads).
+            #[inline]
+            #vis fn reset(&mut self, #params) {
+                self.active.halt(#args);
+                self.keep = ::core::default::Default::default();
+            }
+        }
+
+        #[doc = #active_doc]
+        #[doc(hidden)]
+        #[derive(::core::default::Default, ::core::clone::Clone, ::core::fmt::Debug)]
+        #vis struct #active_ty {
+            #root_field
+            #monitors_field
+        }
+
+        impl #active_ty {
+            /// Halts every running node, deepest first; what outlives
+            /// activity stays.
+            #[inline]
+            #[allow(unused_variables, clippy::all)]
+            #vis fn halt(&mut self, #params) {
+                #reset_body
+                #monitors_reset
+            }
+        }
+
+        #[doc = #parts_doc]
+        #[doc(hidden)]
+        #vis struct #parts<#a> {
+            active: &#a mut #active_ty,
+            keep: &#a mut #keep_ty,
+        }
+
+        impl #parts<'_> {
+            /// One tick; see the tree's own `tick`.
+            #[inline]
+            #vis fn tick(self, #params) -> ::bt::Status {
                 match self.try_tick(#args) {
                     ::core::result::Result::Ok(status) => status,
                     ::core::result::Result::Err(error) => error.status(),
                 }
             }
 
-            /// Like [`tick`](Self::tick), and reports a decider group that
-            /// exceeded its `redecides = N` bound as an error. Trees without
-            /// such a bound never return an error.
+            /// One tick; see the tree's own `try_tick`.
             #[inline]
             #[allow(
                 unused_labels,
@@ -100,21 +162,10 @@ pub fn generate(tree: &Tree) -> TokenStream {
                 irrefutable_let_patterns,
                 clippy::all
             )]
-            #vis fn try_tick(&mut self, #params) -> ::core::result::Result<::bt::Status, ::bt::TickError> {
+            #vis fn try_tick(self, #params) -> ::core::result::Result<::bt::Status, ::bt::TickError> {
+                let #active: &mut #active_ty = self.active;
+                let #keep_local: &mut #keep_ty = self.keep;
                 #tick_body
-            }
-
-            /// Halts every running node, deepest first (running stateful
-            /// leaves get their `halt` call, active scopes their `exit`), and
-            /// leaves the state as new, timers, cooldowns and `run_once`
-            /// marks included. Call it when the agent leaves the tree for
-            /// good (it dies, changes tree, or the level unloads).
-            #[inline]
-            #[allow(unused_variables, clippy::all)]
-            #vis fn reset(&mut self, #params) {
-                #reset_body
-                #keep_reset
-                #monitors_reset
             }
         }
 
@@ -128,9 +179,10 @@ pub fn generate(tree: &Tree) -> TokenStream {
     }
 }
 
-/// What is emitted for a tree that has errors: its state type with `tick`
-/// and `reset` of the declared signatures, so that the user's code calling
-/// them still type-checks and only the tree's own errors are reported.
+/// What is emitted for a tree that has errors: its state type with `tick`,
+/// `try_tick` and `reset` of the declared signatures, and the embedding
+/// impl, so that the user's code calling them (or embedding the tree) still
+/// type-checks and only the tree's own errors are reported.
 pub fn skeleton(tree: &TreeDef) -> TokenStream {
     let attrs = &tree.attrs;
     let vis = &tree.vis;
@@ -141,6 +193,8 @@ pub fn skeleton(tree: &TreeDef) -> TokenStream {
     });
     let params = quote!(#(#params),*);
     let name_str = name.to_string();
+    let active_ty = format_ident!("__{}Active", name);
+    let parts = format_ident!("__{}Parts", name);
     quote! {
         #(#attrs)*
         #[derive(::core::default::Default, ::core::clone::Clone, ::core::fmt::Debug)]
@@ -157,6 +211,40 @@ pub fn skeleton(tree: &TreeDef) -> TokenStream {
             #vis fn reset(&mut self, #params) {
                 ::core::unimplemented!("tree has errors")
             }
+        }
+
+        #[doc(hidden)]
+        #[derive(::core::default::Default, ::core::clone::Clone, ::core::fmt::Debug)]
+        #vis struct #active_ty {}
+
+        #[allow(unused_variables)]
+        impl #active_ty {
+            #vis fn halt(&mut self, #params) {
+                ::core::unimplemented!("tree has errors")
+            }
+        }
+
+        #[doc(hidden)]
+        #vis struct #parts<'a>(::core::marker::PhantomData<&'a mut ()>);
+
+        #[allow(unused_variables)]
+        impl #parts<'_> {
+            #vis fn tick(self, #params) -> ::bt::Status {
+                ::core::unimplemented!("tree has errors")
+            }
+        }
+
+        impl ::bt::Embed for #name {
+            type Active = #active_ty;
+            type Keep = ();
+            type Parts<'a> = #parts<'a>;
+            fn parts<'a>(_: &'a mut #active_ty, _: &'a mut ()) -> #parts<'a> {
+                #parts(::core::marker::PhantomData)
+            }
+            fn is_active(_: &#active_ty) -> bool {
+                false
+            }
+            fn visit_active<F: ::core::ops::FnMut(::bt::ActiveNode)>(_: &#active_ty, _: usize, _: &mut F) {}
         }
 
         impl ::bt::BehaviorTree for #name {
@@ -192,7 +280,7 @@ impl Gen<'_> {
                 let span = syn::spanned::Spanned::span(path);
                 quote::quote_spanned!(span=> ::core::option::Option<#leaf::Memory>)
             }
-            Kind::Subtree { path, .. } => quote!(#path),
+            Kind::Subtree { path, .. } => quote!(<#path as ::bt::Embed>::Active),
             Kind::Wait(_) => quote!(::core::option::Option<f64>),
             Kind::Sync { .. } => quote!(bool),
             kind if kind.is_transparent() => self.ty(node.children[0]),
@@ -264,6 +352,27 @@ impl Gen<'_> {
         quote!(#(#names),*)
     }
 
+    /// The active part's type: `__GuardActive`.
+    fn active_ident(&self) -> Ident {
+        format_ident!("__{}Active", self.tree.name)
+    }
+
+    /// The borrowed-parts type: `__GuardParts`.
+    fn parts_ident(&self) -> Ident {
+        format_ident!("__{}Parts", self.tree.name)
+    }
+
+    /// The keep part's type: `__GuardKeep`, or `()` when nothing outlives
+    /// activity.
+    fn keep_ty(&self) -> TokenStream {
+        if self.keep_fields().is_empty() {
+            quote!(())
+        } else {
+            let ident = self.keep_ident();
+            quote!(#ident)
+        }
+    }
+
     /// The type holding what outlives activity: `__GuardKeep`.
     fn keep_ident(&self) -> Ident {
         format_ident!("__{}Keep", self.tree.name)
@@ -315,6 +424,15 @@ impl Gen<'_> {
                     quote!(0),
                     format!(" Children of{} chosen in this round.", node.describe()),
                 )),
+                Kind::Subtree { path, .. } => fields.push((
+                    format_ident!("n{}", id),
+                    quote!(<#path as ::bt::Embed>::Keep),
+                    quote!(::core::default::Default::default()),
+                    format!(
+                        " What the subtree{} keeps across activations.",
+                        node.describe()
+                    ),
+                )),
                 _ => {}
             }
             if node.guard.as_ref().and_then(|g| g.has_every()).is_some() {
@@ -339,6 +457,7 @@ impl Gen<'_> {
             return None;
         }
         let ident = self.keep_ident();
+        let vis = &self.tree.vis;
         let doc = format!(
             " What `{}` remembers across activations: cooldowns, `run_once` marks, `every` \
              timers, `sequential` and `shuffle` positions.",
@@ -355,7 +474,7 @@ impl Gen<'_> {
             #[doc(hidden)]
             #[derive(::core::clone::Clone, ::core::fmt::Debug)]
             #[allow(non_camel_case_types)]
-            struct #ident {
+            #vis struct #ident {
                 #(#decls)*
             }
 

@@ -320,11 +320,13 @@ impl Gen<'_> {
             return TokenStream::new();
         }
         let fired = local("__fired");
+        let active = local("__active");
+        let tree_name = &self.tree.name;
         let checks = monitors.iter().map(|(id, expr, index)| {
             let bit = self.monitor_bit(*index);
             let test = quote_spanned!(expr.span()=> (#expr));
             quote! {
-                if #fired.is_none() && self.monitors & #bit != 0 && #test {
+                if #fired.is_none() && #active.monitors & #bit != 0 && #test {
                     #fired = ::core::option::Option::Some(#id);
                 }
             }
@@ -333,30 +335,30 @@ impl Gen<'_> {
             .tree
             .node(0)
             .has_state
-            .then(|| self.halt_place(0, quote!(&mut self.root)));
+            .then(|| self.halt_place(0, quote!(&mut #active.root)));
         let trace = self.tree.context.as_ref().map(|cx| {
             quote! {
                 if ::bt::trace::level(&#cx) >= 1 {
                     ::bt::trace::emit(
                         &#cx,
                         1,
-                        &<Self as ::bt::BehaviorTree>::NODES[0],
+                        &<#tree_name as ::bt::BehaviorTree>::NODES[0],
                         ::bt::trace::Event::MonitorFired {
-                            monitor: &<Self as ::bt::BehaviorTree>::NODES[node],
+                            monitor: &<#tree_name as ::bt::BehaviorTree>::NODES[node],
                         },
                     );
                 }
             }
         });
         quote! {
-            if self.monitors != 0 {
+            if #active.monitors != 0 {
                 let mut #fired: ::core::option::Option<usize> = ::core::option::Option::None;
                 #(#checks)*
                 if let ::core::option::Option::Some(node) = #fired {
                     let _ = node;
                     #trace
                     #halt
-                    self.monitors = 0;
+                    #active.monitors = 0;
                 }
             }
         }

@@ -43,7 +43,7 @@ impl Gen<'_> {
                 }
             }
             Kind::Subtree { path, args, paren } => {
-                let call = self.subtree_call(path, "reset", place, args, *paren);
+                let call = self.subtree_call(path, "halt", place, args, *paren);
                 quote!(#call;)
             }
             kind if kind.is_transparent() => self.halt_place(node.children[0], place),

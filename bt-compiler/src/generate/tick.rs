@@ -18,22 +18,32 @@ impl Gen<'_> {
         let root = self.tree.node(0);
         let bind = root.has_state.then(|| {
             let place = self.place(0);
-            quote!(let #place = &mut self.root;)
+            {
+                let active = local("__active");
+                quote!(let #place = &mut #active.root;)
+            }
         });
         let keep = (!self.keep_fields().is_empty()).then(|| {
             let k = local("__k");
-            quote!(let #k = &mut self.keep;)
+            {
+                let keep = local("__keep");
+                quote!(let #k = &mut *#keep;)
+            }
         });
         let prepass = self.monitor_prepass();
         let monitors = (!self.monitors().is_empty()).then(|| {
             let m = local("__monitors");
-            quote!(let #m = &mut self.monitors;)
+            {
+                let active = local("__active");
+                quote!(let #m = &mut #active.monitors;)
+            }
         });
+        let tree_name = &self.tree.name;
         let context = self.tree.context.as_ref().map(|cx| {
             let (now, nodes) = (local("__now"), local("__nodes"));
             quote! {
                 let #now: f64 = ::bt::Context::now(&#cx);
-                let #nodes: &'static [::bt::NodeInfo] = <Self as ::bt::BehaviorTree>::NODES;
+                let #nodes: &'static [::bt::NodeInfo] = <#tree_name as ::bt::BehaviorTree>::NODES;
             }
         });
         let error = local("__error");
@@ -116,7 +126,9 @@ impl Gen<'_> {
             Kind::Leaf { path, literal } => self.leaf(id, path, literal),
             Kind::Subtree { path, args, paren } => {
                 let place = self.place(id);
-                self.subtree_call(path, "tick", quote!(#place), args, *paren)
+                let (keep, field) = (local("__k"), quote::format_ident!("n{}", id));
+                let parts = quote!(<#path as ::bt::Embed>::parts(#place, &mut #keep.#field));
+                self.subtree_call(path, "tick", parts, args, *paren)
             }
             Kind::Sequence => self.one_of(id, false, "Success", "Failure"),
             Kind::Select => self.one_of(id, false, "Failure", "Success"),
