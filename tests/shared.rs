@@ -243,3 +243,13 @@ fn switch_runs_the_matching_arm_and_halts_the_old_one_when_it_changes() {
     );
     assert!(!tree.is_active());
 }
+
+#[test]
+fn a_finished_tree_disarms_its_monitors() {
+    let mut w = World::new(&[("noise", "FF"), ("smoke", "SR")]);
+    let mut tree = Watch::default();
+    let lines = w.run(2, |w| tree.tick(w));
+    // After the root finished, the next tick evaluates the monitor once, in
+    // the tree, not first as an armed monitor.
+    assert_eq!(lines, ["S: ?noise=F +smoke=S", "R: ?noise=F +smoke=R"]);
+}

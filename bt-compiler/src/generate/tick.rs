@@ -53,6 +53,11 @@ impl Gen<'_> {
         });
         let eval = self.eval(0);
         let r = local("__r");
+        // A finished tree starts over from the root: nothing to watch.
+        let disarm = (!self.monitors().is_empty()).then(|| {
+            let m = local("__monitors");
+            quote!(if #r.is_done() { *#m = 0; })
+        });
         let start = self.trace(3, 0, quote!(TickStart));
         let end = self.trace(3, 0, quote!(TickEnd(#r)));
         let result = if bounded {
@@ -76,6 +81,7 @@ impl Gen<'_> {
             #error_decl
             #start
             #eval
+            #disarm
             #end
             #result
         }
