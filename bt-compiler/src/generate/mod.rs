@@ -67,6 +67,62 @@ pub fn generate(tree: &Tree) -> TokenStream {
     );
     let has_docs = attrs.iter().any(|a| a.path().is_ident("doc"));
     let separator = has_docs.then(|| quote!(#[doc = ""]));
+    let lints = quote! {
+        #[allow(
+            unused_labels,
+            unused_doc_comments,
+            unreachable_code,
+            irrefutable_let_patterns,
+            clippy::all
+        )]
+    };
+    let unpack = quote! {
+        let #active: &mut #active_ty = self.active;
+        let #keep_local: &mut #keep_ty = self.keep;
+    };
+    // With a `redecides` bound the body returns a `Result`; without, it
+    // returns the status, and `try_tick` never fails.
+    let parts_impl = if g.has_redecide_bound() {
+        quote! {
+            impl #parts<'_> {
+                /// One tick; see the tree's own `tick`.
+                #[inline]
+                #vis fn tick(self, #params) -> ::bt::Status {
+                    match self.try_tick(#args) {
+                        ::core::result::Result::Ok(status) => status,
+                        ::core::result::Result::Err(error) => error.status(),
+                    }
+                }
+
+                /// One tick; see the tree's own `try_tick`.
+                #[inline]
+                #lints
+                #vis fn try_tick(self, #params) -> ::core::result::Result<::bt::Status, ::bt::TickError> {
+                    #unpack
+                    #tick_body
+                }
+            }
+        }
+    } else {
+        quote! {
+            impl #parts<'_> {
+                /// One tick; see the tree's own `tick`.
+                #[inline]
+                #lints
+                #vis fn tick(self, #params) -> ::bt::Status {
+                    #unpack
+                    #tick_body
+                }
+
+                /// One tick; this tree has no `redecides` bound, so it never
+                /// fails.
+                #[inline]
+                #vis fn try_tick(self, #params) -> ::core::result::Result<::bt::Status, ::bt::TickError> {
+                    ::core::result::Result::Ok(self.tick(#args))
+                }
+            }
+        }
+    };
     let active_doc = format!(" What `{name}` keeps while nodes run.");
     let parts_doc =
         format!(" Both parts of a `{name}` state, borrowed: how a parent tree ticks it.");
@@ -95,6 +151,7 @@ pub fn generate(tree: &Tree) -> TokenStream {
             #vis fn tick(&mut self, #params) -> ::bt::Status {
                 <Self as ::bt::Embed>::parts(&mut self.active, &mut self.keep).tick(#args)
             }
+
 
             /// Like [`tick`](Self::tick), and reports a decider group that
             /// exceeded its `redecides = N` bound as an error. Trees without
@@ -143,31 +200,7 @@ pub fn generate(tree: &Tree) -> TokenStream {
             keep: &#a mut #keep_ty,
         }
 
-        impl #parts<'_> {
-            /// One tick; see the tree's own `tick`.
-            #[inline]
-            #vis fn tick(self, #params) -> ::bt::Status {
-                match self.try_tick(#args) {
-                    ::core::result::Result::Ok(status) => status,
-                    ::core::result::Result::Err(error) => error.status(),
-                }
-            }
-
-            /// One tick; see the tree's own `try_tick`.
-            #[inline]
-            #[allow(
-                unused_labels,
-                unused_doc_comments,
-                unreachable_code,
-                irrefutable_let_patterns,
-                clippy::all
-            )]
-            #vis fn try_tick(self, #params) -> ::core::result::Result<::bt::Status, ::bt::TickError> {
-                let #active: &mut #active_ty = self.active;
-                let #keep_local: &mut #keep_ty = self.keep;
-                #tick_body
-            }
-        }
+        #parts_impl
 
         #keep
 

@@ -70,7 +70,9 @@ impl Gen<'_> {
                 }
             }
         } else {
-            quote!(::core::result::Result::Ok(#r))
+            // Without a bound the body cannot fail: `tick` holds it and
+            // returns the status directly (see `generate`).
+            quote!(#r)
         };
         quote! {
             #prepass
@@ -88,7 +90,7 @@ impl Gen<'_> {
     }
 
     /// Whether some decider group has a `redecides = N` bound.
-    fn has_redecide_bound(&self) -> bool {
+    pub(super) fn has_redecide_bound(&self) -> bool {
         self.tree.nodes.iter().any(|n| {
             matches!(
                 n.kind,
