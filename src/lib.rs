@@ -595,7 +595,15 @@
 //! Every problem in a tree is reported at once, each on the token to change:
 //! unknown node kinds (with the list of known ones), decorators without
 //! exactly one child, empty composites, bad counts and thresholds, duplicate
-//! labels, several or no roots. The tree's type and methods are still
+//! labels, several or no roots; guards outside decider groups, a `when let`
+//! without its type or twice in one guard, malformed `flags`/`stimuli`/
+//! `every` clauses, `random`/`shuffle` without an RNG; time nodes, `every`
+//! and flag clauses in a tree without a tick context; shared nodes in a
+//! tree without its shared binding, `sync` outside a rendezvous, a
+//! rendezvous without its role binding. Type errors in your expressions
+//! (a `score` that is not a number, a flag of the wrong type, a `switch`
+//! that misses a case, a `when let` or role binding used out of scope) are
+//! rustc's, on your tokens. The tree's type and methods are still
 //! declared, so code using the tree reports nothing further.
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]

@@ -34,6 +34,17 @@ impl Leaf<Agent> for Idle {
     }
 }
 
+mod other {
+    use super::*;
+
+    behavior_tree! {
+        /// A subtree in another module, with memory that outlives activity.
+        pub tree Watch(me: &mut Agent, cx: &bt::Ctx) {
+            cooldown(2) { run_once { MoveTo { x: 1.0 } } }
+        }
+    }
+}
+
 mod trees {
     use super::*;
 
@@ -56,6 +67,48 @@ mod trees {
                 Patrol(me, dt),
             }
         }
+
+        /// Every deciding, timing and shared node kind once.
+        pub tree Spore(
+            me: &mut Agent,
+            cx: &bt::Ctx<bt::NoFlags, bt::NoFlags, impl bt::Trace>,
+            rng: &mut Dice,
+            shared: &SporeShared,
+        ) {
+            'root: prioritized(redecides = 8) {
+                'flee: flags(any = bt::NoFlags::empty()) stimuli(none = bt::NoFlags::empty())
+                    when me.hp < 1.0 => timeout(3) { MoveTo { x: -1.0 } },
+                'eat: when let Some(x): Option<f32> = Some(me.hp) score *x => delay(0.5) { MoveTo { x: *x } },
+                'look: every(1) => scope(enter = me.ok(), tick = (), exit = ()) { wait(1) },
+                'idle: else => sequential {
+                    random(rng) { action me.act(), Idle },
+                    shuffle(rng) { Idle, success },
+                    scored { score 1.0 => Idle, Idle },
+                    sequence { monitor(me.ok()), other::Watch(me, &bt::Ctx::new(cx.now, cx.dt)) },
+                    'grenade: gate(1) { 'taunt: global_cooldown(4) { Idle } },
+                    'pair: rendezvous(2) as role {
+                        sequence { switch(role) { 0 => Idle, _ => action me.act() }, sync }
+                    },
+                },
+            }
+        }
+    }
+}
+
+/// A fixed "random" source.
+pub struct Dice;
+
+impl bt::rand_core::TryRng for Dice {
+    type Error = std::convert::Infallible;
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        Ok(4)
+    }
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        Ok(4)
+    }
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+        dst.fill(4);
+        Ok(())
     }
 }
 
@@ -67,4 +120,12 @@ fn main() {
     state.reset(&mut agent, 0.5);
     let _: usize = <trees::Everything as BehaviorTree>::STATE_SIZE;
     let _ = <trees::Patrol as BehaviorTree>::NODES;
+
+    let shared = trees::SporeShared::new();
+    let mut spore = trees::Spore::default();
+    let cx = bt::Ctx::new(0.0, 0.1);
+    let _: Result<Status, bt::TickError> = spore.try_tick(&mut agent, &cx, &mut Dice, &shared);
+    let mut text = String::new();
+    spore.print_state(0.1, &mut text).unwrap();
+    spore.reset(&mut agent, &cx, &mut Dice, &shared);
 }
