@@ -157,8 +157,9 @@ impl Gen<'_> {
                     quote!(Interrupt { child: #child_info, by: &#nodes[#c] }),
                 );
                 let args = self.args();
+                // The state has not changed since `__limit` was read from it.
                 quote! {
-                    let #i = #place.index();
+                    let #i = #limit;
                     if #i != #n {
                         #trace
                         #place.halt(#args);
