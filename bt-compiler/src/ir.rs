@@ -287,6 +287,11 @@ impl Tree {
 }
 
 impl Node {
+    /// The pattern and type of this decider child's `when let`, if any.
+    pub fn binding(&self) -> Option<(&Pat, &Type)> {
+        self.guard.as_ref().and_then(Guard::binding)
+    }
+
     /// One line naming the node, for comments in generated code:
     /// ` n3 sequence 'fight (line 12)` (the leading space reads well after `///`).
     pub fn describe(&self) -> String {

@@ -45,65 +45,43 @@ pub trait Context {
     fn tracer(&self) -> &Self::Trace;
 }
 
-impl<C: Context + ?Sized> Context for &C {
-    type Decision = C::Decision;
-    type Stimuli = C::Stimuli;
-    type Trace = C::Trace;
-    #[inline]
-    fn now(&self) -> f64 {
-        (**self).now()
-    }
-    #[inline]
-    fn dt(&self) -> f64 {
-        (**self).dt()
-    }
-    #[inline]
-    fn decision_flags(&self) -> C::Decision {
-        (**self).decision_flags()
-    }
-    #[inline]
-    fn stimuli_flags(&self) -> C::Stimuli {
-        (**self).stimuli_flags()
-    }
-    #[inline]
-    fn agent(&self) -> u64 {
-        (**self).agent()
-    }
-    #[inline]
-    fn tracer(&self) -> &C::Trace {
-        (**self).tracer()
-    }
+/// References to a context are contexts, so a tree's context binding may
+/// be a value, `&` or `&mut`.
+macro_rules! forward_context {
+    ($($reference:ty),*) => {$(
+        impl<C: Context + ?Sized> Context for $reference {
+            type Decision = C::Decision;
+            type Stimuli = C::Stimuli;
+            type Trace = C::Trace;
+            #[inline]
+            fn now(&self) -> f64 {
+                (**self).now()
+            }
+            #[inline]
+            fn dt(&self) -> f64 {
+                (**self).dt()
+            }
+            #[inline]
+            fn decision_flags(&self) -> C::Decision {
+                (**self).decision_flags()
+            }
+            #[inline]
+            fn stimuli_flags(&self) -> C::Stimuli {
+                (**self).stimuli_flags()
+            }
+            #[inline]
+            fn agent(&self) -> u64 {
+                (**self).agent()
+            }
+            #[inline]
+            fn tracer(&self) -> &C::Trace {
+                (**self).tracer()
+            }
+        }
+    )*};
 }
 
-impl<C: Context + ?Sized> Context for &mut C {
-    type Decision = C::Decision;
-    type Stimuli = C::Stimuli;
-    type Trace = C::Trace;
-    #[inline]
-    fn now(&self) -> f64 {
-        (**self).now()
-    }
-    #[inline]
-    fn dt(&self) -> f64 {
-        (**self).dt()
-    }
-    #[inline]
-    fn decision_flags(&self) -> C::Decision {
-        (**self).decision_flags()
-    }
-    #[inline]
-    fn stimuli_flags(&self) -> C::Stimuli {
-        (**self).stimuli_flags()
-    }
-    #[inline]
-    fn agent(&self) -> u64 {
-        (**self).agent()
-    }
-    #[inline]
-    fn tracer(&self) -> &C::Trace {
-        (**self).tracer()
-    }
-}
+forward_context!(&C, &mut C);
 
 /// The tick context most trees use: built by the caller for each agent and
 /// tick, cheap to copy.

@@ -45,7 +45,7 @@ impl Gen<'_> {
         if child.has_state {
             fields.push((Field::State, self.ty(c)));
         }
-        if let Some((_, ty)) = child.guard.as_ref().and_then(|g| g.binding()) {
+        if let Some((_, ty)) = child.binding() {
             fields.push((Field::Value, quote!(#ty)));
         }
         if self.tree.context.is_some() {
@@ -208,15 +208,11 @@ impl Gen<'_> {
                     break #decide;
                 }
             } else {
-                let bind = child
-                    .guard
-                    .as_ref()
-                    .and_then(|g| g.binding())
-                    .map(|(pat, _)| {
-                        quote! {
-                            let #pat = &#value else { ::core::unreachable!() };
-                        }
-                    });
+                let bind = child.binding().map(|(pat, _)| {
+                    quote! {
+                        let #pat = &#value else { ::core::unreachable!() };
+                    }
+                });
                 let eval = self.eval(c);
                 let ended_ok = end_trace(ok.clone());
                 let ended_fail = end_trace(fail.clone());
@@ -306,22 +302,16 @@ impl Gen<'_> {
                 let slot = |k: usize| format_ident!("__v{}", k, span = Span::mixed_site());
                 let slots = (0..n).filter_map(|k| {
                     let c = children[k];
-                    let (_, ty) = self.tree.node(c).guard.as_ref()?.binding()?;
+                    let (_, ty) = self.tree.node(c).binding()?;
                     let slot = slot(k);
                     Some(quote!(let mut #slot: ::core::option::Option<#ty> = ::core::option::Option::None;))
                 });
                 let checks = (0..n).map(|k| {
                     let c = children[k];
-                    let store = self
-                        .tree
-                        .node(c)
-                        .guard
-                        .as_ref()
-                        .and_then(|g| g.binding())
-                        .map(|_| {
-                            let slot = slot(k);
-                            quote!(#slot = ::core::option::Option::Some(#value);)
-                        });
+                    let store = self.tree.node(c).binding().map(|_| {
+                        let slot = slot(k);
+                        quote!(#slot = ::core::option::Option::Some(#value);)
+                    });
                     let rank = (policy == Policy::Scored).then(|| {
                         quote! {
                             if #score > #best_score {
@@ -366,20 +356,14 @@ impl Gen<'_> {
                 });
                 let arms = (0..n).map(|k| {
                     let c = children[k];
-                    let take = self
-                        .tree
-                        .node(c)
-                        .guard
-                        .as_ref()
-                        .and_then(|g| g.binding())
-                        .map(|_| {
-                            let slot = slot(k);
-                            quote! {
-                                let ::core::option::Option::Some(#value) = #slot else {
-                                    ::core::unreachable!()
-                                };
-                            }
-                        });
+                    let take = self.tree.node(c).binding().map(|_| {
+                        let slot = slot(k);
+                        quote! {
+                            let ::core::option::Option::Some(#value) = #slot else {
+                                ::core::unreachable!()
+                            };
+                        }
+                    });
                     let activate = activate(k);
                     {
                         let k = Literal::usize_unsuffixed(k);
@@ -420,14 +404,10 @@ impl Gen<'_> {
                     let child = self.tree.node(c);
                     let pattern =
                         self.decider_pattern(id, c, &[Field::State, Field::Value, Field::Since]);
-                    let bind = child
-                        .guard
-                        .as_ref()
-                        .and_then(|g| g.binding())
-                        .map(|(pat, _)| {
-                            let v = field_local(Field::Value);
-                            quote!(let #pat = &*#v else { ::core::unreachable!() };)
-                        });
+                    let bind = child.binding().map(|(pat, _)| {
+                        let v = field_local(Field::Value);
+                        quote!(let #pat = &*#v else { ::core::unreachable!() };)
+                    });
                     let state = child.has_state.then(|| {
                         let child_place = self.place(c);
                         let s = field_local(Field::State);

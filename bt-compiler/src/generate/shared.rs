@@ -84,7 +84,7 @@ impl Gen<'_> {
 
     /// The child's place and evaluation, inside a node whose state has a
     /// `child` field.
-    fn child_in_field(&self, id: usize) -> TokenStream {
+    pub(super) fn child_in_field(&self, id: usize) -> TokenStream {
         let c = self.tree.node(id).children[0];
         let place = self.place(id);
         let bind = self.tree.node(c).has_state.then(|| {

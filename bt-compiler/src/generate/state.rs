@@ -152,28 +152,7 @@ impl Gen<'_> {
                 variants.push(quote!(#[doc = #child_doc] #variant,));
             }
         }
-        let halt_match = (!halts.is_empty()).then(|| {
-            quote! {
-                match self {
-                    #(#halts)*
-                    _ => {}
-                }
-            }
-        });
-        let definition = quote! {
-            #[doc = #doc]
-            enum #ident {
-                /// No child is running.
-                #[default]
-                Idle,
-                #(#variants)*
-            }
-        };
-        let halt = quote! {
-            #halt_match
-            *self = Self::Idle;
-        };
-        (definition, halt)
+        enum_with_halt(&ident, &doc, "No child is running.", &variants, &halts)
     }
 
     /// `enum { Idle, N4(state, value, since), .. }` for a decider group:
@@ -212,28 +191,7 @@ impl Gen<'_> {
                 halts.push(quote!(#pattern => { #halt }));
             }
         }
-        let halt_match = (!halts.is_empty()).then(|| {
-            quote! {
-                match self {
-                    #(#halts)*
-                    _ => {}
-                }
-            }
-        });
-        let definition = quote! {
-            #[doc = #doc]
-            enum #ident {
-                /// No child is active.
-                #[default]
-                Idle,
-                #(#variants)*
-            }
-        };
-        let halt = quote! {
-            #halt_match
-            *self = Self::Idle;
-        };
-        (definition, halt)
+        enum_with_halt(&ident, &doc, "No child is active.", &variants, &halts)
     }
 
     /// `struct { active, child, t }` for a `scope` whose child can run.
@@ -444,4 +402,38 @@ impl Gen<'_> {
         };
         (definition, halt)
     }
+}
+
+/// `enum Ident { Idle, variants.. }` and its halt: halt the child of the
+/// current variant (`halts` are the match arms), then become `Idle`.
+fn enum_with_halt(
+    ident: &proc_macro2::Ident,
+    doc: &str,
+    idle_doc: &str,
+    variants: &[TokenStream],
+    halts: &[TokenStream],
+) -> (TokenStream, TokenStream) {
+    let idle_doc = format!(" {idle_doc}");
+    let halt_match = (!halts.is_empty()).then(|| {
+        quote! {
+            match self {
+                #(#halts)*
+                _ => {}
+            }
+        }
+    });
+    let definition = quote! {
+        #[doc = #doc]
+        enum #ident {
+            #[doc = #idle_doc]
+            #[default]
+            Idle,
+            #(#variants)*
+        }
+    };
+    let halt = quote! {
+        #halt_match
+        *self = Self::Idle;
+    };
+    (definition, halt)
 }

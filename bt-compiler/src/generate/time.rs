@@ -46,10 +46,7 @@ impl Gen<'_> {
                 let call = proceed(e);
                 quote!(if !#call { #place.halt(#args); break #label #fail; })
             });
-            let child = self.tree.node(c).has_state.then(|| {
-                let child_place = self.place(c);
-                quote!(let #child_place = &mut #place.child;)
-            });
+            let child = self.child_in_field(id);
             quote! {
                 #label: {
                     if !#place.active {
@@ -59,7 +56,6 @@ impl Gen<'_> {
                     }
                     #tick
                     #child
-                    #eval
                     if #r.is_done() {
                         #place.active = false;
                         #exit_code
@@ -122,10 +118,7 @@ impl Gen<'_> {
         let seconds = self.seconds(duration);
         let fail = status("Failure");
         let args = self.args();
-        let child = self.tree.node(c).has_state.then(|| {
-            let child_place = self.place(c);
-            quote!(let #child_place = &mut #place.child;)
-        });
+        let child = self.child_in_field(id);
         quote! {
             #label: {
                 let #start: f64 = *#place.start.get_or_insert(#now);
@@ -135,7 +128,6 @@ impl Gen<'_> {
                     break #label #fail;
                 }
                 #child
-                #eval
                 if #r.is_done() {
                     #place.start = ::core::option::Option::None;
                 }
@@ -146,18 +138,12 @@ impl Gen<'_> {
 
     /// `delay(s) { child }`: `Running` for `s` seconds, then the child.
     pub(super) fn delay(&self, id: usize, duration: &syn::Expr) -> TokenStream {
-        let node = self.tree.node(id);
-        let c = node.children[0];
         let label = self.label(id);
         let place = self.place(id);
         let (now, start, d, r) = (local("__now"), local("__start"), local("__d"), local("__r"));
         let seconds = self.seconds(duration);
         let running = status("Running");
-        let child = self.tree.node(c).has_state.then(|| {
-            let child_place = self.place(c);
-            quote!(let #child_place = &mut #place.child;)
-        });
-        let eval = self.eval(c);
+        let child = self.child_in_field(id);
         quote! {
             #label: {
                 if !#place.passed {
@@ -169,7 +155,6 @@ impl Gen<'_> {
                     #place.passed = true;
                 }
                 #child
-                #eval
                 if #r.is_done() {
                     #place.start = ::core::option::Option::None;
                     #place.passed = false;
