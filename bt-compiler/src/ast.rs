@@ -3,6 +3,8 @@
 //! Produced by [`crate::parse`], validated by [`crate::check`], turned into
 //! the flat IR by [`crate::lower`]. Nothing here is validated beyond syntax.
 
+use crate::args::Values;
+use crate::kinds::Kind;
 use proc_macro2::Span;
 use proc_macro2::TokenStream;
 use syn::{Attribute, Expr, Ident, Lifetime, Pat, Path, Type, Visibility};
@@ -14,8 +16,12 @@ pub struct Input {
 
 /// `/// docs  pub tree Name(me: &mut Agent, ...) { root }`
 pub struct TreeDef {
-    /// Outer attributes, doc comments included; passed through to the state type.
+    /// Outer attributes, doc comments included; passed through to the state
+    /// type (all but `#[bt(..)]`).
     pub attrs: Vec<Attribute>,
+    /// `#[bt(crate = path)]`: where generated code finds the runtime, for a
+    /// crate that re-exports `bt` under another path.
+    pub krate: Option<Path>,
     pub vis: Visibility,
     pub name: Ident,
     pub params: Vec<Param>,
@@ -50,13 +56,21 @@ pub struct Node {
 }
 
 pub enum NodeKind {
-    /// A keyword node with children: composites and decorators, e.g.
-    /// `sequence { a, b }`, `repeat(3) { a }`, `parallel(success = 1) { a, b }`.
-    Group {
-        keyword: GroupKeyword,
+    /// A node written with a keyword of the node-kind table: composites,
+    /// decorators, decider groups, `wait(..)`, `sync`, `monitor(..)`,
+    /// `switch(..)`, constants. E.g. `repeat(3) { a }`.
+    Keyword {
+        kind: Kind,
         ident: Ident,
+        /// The parenthesised arguments as written, if any.
         args: Option<Args>,
+        /// The arguments, read against the table.
+        values: Values,
         children: Vec<Node>,
+        /// Children that did not parse (already reported): they count for
+        /// the arity check, so it reports nothing more.
+        broken: usize,
+        /// Span of the `{ .. }` holding the children, or of the keyword.
         brace_span: Span,
         /// `rendezvous(2) as role`: the role binding.
         binding: Option<Ident>,
@@ -65,14 +79,6 @@ pub enum NodeKind {
     Cond(Expr),
     /// e.g. `action me.attack()`
     Action(Expr),
-    /// `success`, `failure` or `running`.
-    Constant(Constant),
-    /// `wait(seconds)`
-    Wait { ident: Ident, args: Option<Args> },
-    /// `sync`: inside a rendezvous, wait for every member.
-    Sync(Ident),
-    /// `monitor(<bool>)`
-    Monitor { ident: Ident, args: Option<Args> },
     /// A stateful leaf type, e.g. `MoveTo { to: pos }` or `Idle`.
     Leaf { path: Path, literal: Expr },
     /// An embedded generated tree, e.g. `Patrol(me, cx)`.
@@ -83,6 +89,27 @@ pub enum NodeKind {
         paren: Span,
         call: Expr,
     },
+}
+
+impl Node {
+    /// The node's row of the node-kind table.
+    pub fn kind(&self) -> Kind {
+        match &self.kind {
+            NodeKind::Keyword { kind, .. } => *kind,
+            NodeKind::Cond(_) => Kind::Cond,
+            NodeKind::Action(_) => Kind::Action,
+            NodeKind::Leaf { .. } => Kind::Leaf,
+            NodeKind::Subtree { .. } => Kind::Subtree,
+        }
+    }
+
+    /// The node's children (none for leaves).
+    pub fn children(&self) -> &[Node] {
+        match &self.kind {
+            NodeKind::Keyword { children, .. } => children,
+            _ => &[],
+        }
+    }
 }
 
 /// What decides whether a child of a decider group may activate: clauses
@@ -113,12 +140,12 @@ pub enum ClauseKind {
     /// `score <f32>`
     Score(Expr),
     /// `every(seconds)`
-    Every(Option<Args>),
+    Every(Values),
     /// `flags(any = .., all = .., none = ..)` or `stimuli(..)`
-    Flags { stimuli: bool, args: Option<Args> },
+    Flags { stimuli: bool, values: Values },
 }
 
-/// Parenthesised arguments of a group keyword: `(3)` or `(success = 2, failure = 1)`.
+/// Parenthesised arguments as written: `(3)` or `(success = 2, failure = 1)`.
 pub struct Args {
     pub span: Span,
     pub items: Vec<Arg>,
@@ -129,178 +156,3 @@ pub struct Arg {
     pub name: Option<Ident>,
     pub value: Expr,
 }
-
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Constant {
-    Success,
-    Failure,
-    Running,
-}
-
-/// Keywords that take a braced list of children.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum GroupKeyword {
-    Sequence,
-    ReactiveSequence,
-    Select,
-    ReactiveSelect,
-    Parallel,
-    Invert,
-    ForceSuccess,
-    ForceFailure,
-    Repeat,
-    Retry,
-    Prioritized,
-    Sequential,
-    Random,
-    Shuffle,
-    Scored,
-    Scope,
-    Timeout,
-    Delay,
-    Cooldown,
-    RunOnce,
-    Gate,
-    GlobalCooldown,
-    Rendezvous,
-    Switch,
-}
-
-impl GroupKeyword {
-    pub const ALL: &'static [GroupKeyword] = &[
-        GroupKeyword::Sequence,
-        GroupKeyword::ReactiveSequence,
-        GroupKeyword::Select,
-        GroupKeyword::ReactiveSelect,
-        GroupKeyword::Parallel,
-        GroupKeyword::Invert,
-        GroupKeyword::ForceSuccess,
-        GroupKeyword::ForceFailure,
-        GroupKeyword::Repeat,
-        GroupKeyword::Retry,
-        GroupKeyword::Prioritized,
-        GroupKeyword::Sequential,
-        GroupKeyword::Random,
-        GroupKeyword::Shuffle,
-        GroupKeyword::Scored,
-        GroupKeyword::Scope,
-        GroupKeyword::Timeout,
-        GroupKeyword::Delay,
-        GroupKeyword::Cooldown,
-        GroupKeyword::RunOnce,
-        GroupKeyword::Gate,
-        GroupKeyword::GlobalCooldown,
-        GroupKeyword::Rendezvous,
-        GroupKeyword::Switch,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            GroupKeyword::Sequence => "sequence",
-            GroupKeyword::ReactiveSequence => "reactive_sequence",
-            GroupKeyword::Select => "select",
-            GroupKeyword::ReactiveSelect => "reactive_select",
-            GroupKeyword::Parallel => "parallel",
-            GroupKeyword::Invert => "invert",
-            GroupKeyword::ForceSuccess => "force_success",
-            GroupKeyword::ForceFailure => "force_failure",
-            GroupKeyword::Repeat => "repeat",
-            GroupKeyword::Retry => "retry",
-            GroupKeyword::Prioritized => "prioritized",
-            GroupKeyword::Sequential => "sequential",
-            GroupKeyword::Random => "random",
-            GroupKeyword::Shuffle => "shuffle",
-            GroupKeyword::Scored => "scored",
-            GroupKeyword::Scope => "scope",
-            GroupKeyword::Timeout => "timeout",
-            GroupKeyword::Delay => "delay",
-            GroupKeyword::Cooldown => "cooldown",
-            GroupKeyword::RunOnce => "run_once",
-            GroupKeyword::Gate => "gate",
-            GroupKeyword::GlobalCooldown => "global_cooldown",
-            GroupKeyword::Rendezvous => "rendezvous",
-            GroupKeyword::Switch => "switch",
-        }
-    }
-
-    pub fn from_str(word: &str) -> Option<GroupKeyword> {
-        GroupKeyword::ALL
-            .iter()
-            .copied()
-            .find(|k| k.as_str() == word)
-    }
-
-    /// Decorators take exactly one child; composites one or more.
-    pub fn is_decorator(self) -> bool {
-        matches!(
-            self,
-            GroupKeyword::Invert
-                | GroupKeyword::ForceSuccess
-                | GroupKeyword::ForceFailure
-                | GroupKeyword::Repeat
-                | GroupKeyword::Retry
-                | GroupKeyword::Scope
-                | GroupKeyword::Timeout
-                | GroupKeyword::Delay
-                | GroupKeyword::Cooldown
-                | GroupKeyword::RunOnce
-                | GroupKeyword::Gate
-                | GroupKeyword::GlobalCooldown
-                | GroupKeyword::Rendezvous
-        )
-    }
-
-    /// Nodes whose state is shared by all agents of the tree.
-    pub fn is_shared(self) -> bool {
-        matches!(
-            self,
-            GroupKeyword::Gate | GroupKeyword::GlobalCooldown | GroupKeyword::Rendezvous
-        )
-    }
-
-    /// Decider groups: children may have guards.
-    pub fn is_decider(self) -> bool {
-        matches!(
-            self,
-            GroupKeyword::Prioritized
-                | GroupKeyword::Sequential
-                | GroupKeyword::Random
-                | GroupKeyword::Shuffle
-                | GroupKeyword::Scored
-        )
-    }
-
-    /// Nodes that read the time from the tick context.
-    pub fn needs_time(self) -> bool {
-        matches!(
-            self,
-            GroupKeyword::Timeout
-                | GroupKeyword::Delay
-                | GroupKeyword::Cooldown
-                | GroupKeyword::GlobalCooldown
-        )
-    }
-}
-
-impl Constant {
-    pub fn from_str(word: &str) -> Option<Constant> {
-        match word {
-            "success" => Some(Constant::Success),
-            "failure" => Some(Constant::Failure),
-            "running" => Some(Constant::Running),
-            _ => None,
-        }
-    }
-}
-
-/// Every keyword that may start a node, for the "unknown node kind" message.
-pub fn known_keywords() -> Vec<&'static str> {
-    let mut words: Vec<&str> = GroupKeyword::ALL.iter().map(|k| k.as_str()).collect();
-    words.extend([
-        "wait", "sync", "monitor", "cond", "action", "success", "failure", "running",
-    ]);
-    words
-}
-
-/// Words that start a guard clause.
-pub const GUARD_WORDS: &[&str] = &["when", "score", "every", "flags", "stimuli"];

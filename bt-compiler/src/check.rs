@@ -1,18 +1,22 @@
 //! Validation of the [`ast`](crate::ast): one function per rule, every
 //! violation reported (none stops the others), each on the token to change.
+//! Arity and needs come from the node-kind table; arguments were already
+//! read and typed by [`crate::args`] while parsing.
 //!
 //! After [`check`] reports nothing, [`crate::lower`] may assume the tree is
 //! well formed.
 
-use crate::ast::{Arg, Args, ClauseKind, GroupKeyword, Input, Node, NodeKind, Param, TreeDef};
+use crate::ast::{ClauseKind, Input, Node, NodeKind, Param, TreeDef};
 use crate::errors::Errors;
+use crate::kinds::{Children, Kind};
 use proc_macro2::Span;
 use std::collections::HashMap;
 use syn::spanned::Spanned;
-use syn::{Expr, Lit, Type, UnOp};
+use syn::{Pat, Type};
 
-/// The widest `parallel` supported: completion is tracked in a `u128` mask.
-pub const MAX_PARALLEL_CHILDREN: usize = 128;
+/// The widest `parallel` or decider group: completion and masks are kept
+/// in a `u128`.
+pub const MAX_CHILDREN_IN_A_MASK: usize = 128;
 
 pub fn check(input: &Input, errors: &mut Errors) {
     tree_names_are_unique(input, errors);
@@ -28,18 +32,11 @@ pub fn check(input: &Input, errors: &mut Errors) {
             leaf_has_mutable_agent(tree, node, errors);
             time_needs_a_context(tree, node, errors);
             guard_is_valid(node, errors);
-            match &node.kind {
-                NodeKind::Group { keyword, .. } => {
-                    group_has_children(node, *keyword, errors);
-                    group_arguments_are_valid(node, *keyword, errors);
-                }
-                NodeKind::Wait { ident, args } => {
-                    duration_argument(ident, args.as_ref(), errors);
-                }
-                NodeKind::Monitor { ident, args } => {
-                    single_expression(ident, args.as_ref(), "`monitor(me.heard_noise())`", errors);
-                }
-                _ => {}
+            if let NodeKind::Keyword { .. } = node.kind {
+                children_match_the_kind(node, errors);
+                masks_fit(node, errors);
+                arguments_fit_the_children(node, errors);
+                binding_is_named(node, errors);
             }
         }
     }
@@ -61,10 +58,10 @@ pub fn shared_param<'a>(tree_name: &syn::Ident, params: &'a [Param]) -> Option<&
 /// Gates, global cooldowns and rendezvous keep their state in the tree's
 /// shared object, which the header must take.
 fn shared_needs_a_binding(tree: &TreeDef, node: &Node, errors: &mut Errors) {
-    let NodeKind::Group { keyword, ident, .. } = &node.kind else {
+    let NodeKind::Keyword { kind, ident, .. } = &node.kind else {
         return;
     };
-    if !keyword.is_shared() || shared_param(&tree.name, &tree.params).is_some() {
+    if !kind.info().needs_shared || shared_param(&tree.name, &tree.params).is_some() {
         return;
     }
     let name = &tree.name;
@@ -74,7 +71,7 @@ fn shared_needs_a_binding(tree: &TreeDef, node: &Node, errors: &mut Errors) {
             "`{}` keeps its state in the tree's shared state, which every agent of `{name}` \
              uses: add `shared: &{name}Shared` to the header of `{name}` and tick every agent \
              with the same `{name}Shared::new()`",
-            keyword.as_str()
+            kind.keyword()
         ),
     ));
 }
@@ -82,31 +79,21 @@ fn shared_needs_a_binding(tree: &TreeDef, node: &Node, errors: &mut Errors) {
 /// `sync` waits for the other members of the rendezvous around it.
 fn sync_is_inside_a_rendezvous(node: &Node, inside: bool, errors: &mut Errors) {
     match &node.kind {
-        NodeKind::Sync(ident) if !inside => errors.push(syn::Error::new(
+        NodeKind::Keyword {
+            kind: Kind::Sync,
+            ident,
+            ..
+        } if !inside => errors.push(syn::Error::new(
             ident.span(),
             "`sync` waits for the other members of a rendezvous, so it must be inside \
              `rendezvous(n) as role { .. }`",
         )),
-        NodeKind::Group {
-            keyword, children, ..
-        } => {
-            let inside = inside || *keyword == GroupKeyword::Rendezvous;
-            for child in children {
+        _ => {
+            let inside = inside || node.kind() == Kind::Rendezvous;
+            for child in node.children() {
                 sync_is_inside_a_rendezvous(child, inside, errors);
             }
         }
-        _ => {}
-    }
-}
-
-/// `monitor(expr)`, `switch(expr)`: one positional expression.
-fn single_expression(ident: &syn::Ident, args: Option<&Args>, example: &str, errors: &mut Errors) {
-    match args.map(|a| a.items.as_slice()) {
-        Some([Arg { name: None, .. }]) => {}
-        _ => errors.push(syn::Error::new(
-            args.map_or(ident.span(), |a| a.span),
-            format!("`{ident}` takes one expression, as in {example}"),
-        )),
     }
 }
 
@@ -176,17 +163,10 @@ fn time_needs_a_context(tree: &TreeDef, node: &Node, errors: &mut Errors) {
             _ => {}
         }
     }
-    match &node.kind {
-        NodeKind::Group { keyword, ident, .. } if keyword.needs_time() => {
-            needs.push((
-                ident.span(),
-                format!("`{keyword}` reads the time", keyword = keyword.as_str()),
-            ));
-        }
-        NodeKind::Wait { ident, .. } => {
-            needs.push((ident.span(), "`wait` reads the time".to_string()))
-        }
-        _ => {}
+    if let NodeKind::Keyword { kind, ident, .. } = &node.kind
+        && kind.info().needs_context
+    {
+        needs.push((ident.span(), format!("`{}` reads the time", kind.keyword())));
     }
     for (span, what) in needs {
         errors.push(syn::Error::new(
@@ -201,97 +181,63 @@ fn time_needs_a_context(tree: &TreeDef, node: &Node, errors: &mut Errors) {
     }
 }
 
-/// Guard clauses: at most one `when let`, with its type; well-formed
-/// `every(..)`, `flags(..)` and `stimuli(..)` arguments.
+/// Guard clauses: at most one `when let`, with its type and a pattern that
+/// can fail.
 fn guard_is_valid(node: &Node, errors: &mut Errors) {
     let Some(guard) = &node.guard else { return };
     let mut binding: Option<Span> = None;
     for clause in &guard.clauses {
-        match &clause.kind {
-            ClauseKind::WhenLet { pat, ty, .. } => {
-                if let Some(first) = binding {
-                    let mut error = syn::Error::new(
-                        clause.span,
-                        "a guard binds at most one `when let`; match a tuple to bind several values",
-                    );
-                    error.combine(syn::Error::new(first, "first `when let` here"));
-                    errors.push(error);
-                }
-                binding = Some(clause.span);
-                if ty.is_none() {
-                    let span = pat.span();
-                    let pat = quote::quote!(#pat).to_string();
-                    errors.push(syn::Error::new(
-                        span,
-                        format!(
-                            "`when let` needs the type of the value it matches, because the \
-                             agent's state keeps the value while the child runs: write \
-                             `when let {pat}: Type = ..`"
-                        ),
-                    ));
-                }
-            }
-            ClauseKind::Every(args) => {
-                let ident = syn::Ident::new("every", clause.span);
-                duration_argument(&ident, args.as_ref(), errors);
-            }
-            ClauseKind::Flags { stimuli, args } => {
-                let word = if *stimuli { "stimuli" } else { "flags" };
-                flag_arguments(word, clause.span, args.as_ref(), errors);
-            }
-            ClauseKind::When(_) | ClauseKind::Score(_) => {}
-        }
-    }
-}
-
-/// `flags(any = A, all = B, none = C)`: named, each at most once, at least one.
-fn flag_arguments(word: &str, span: Span, args: Option<&Args>, errors: &mut Errors) {
-    let example = format!("`{word}(any = A | B, none = C)`");
-    let Some(args) = args.filter(|a| !a.items.is_empty()) else {
-        errors.push(syn::Error::new(
-            span,
-            format!("`{word}` needs at least one of `any`, `all`, `none`, as in {example}"),
-        ));
-        return;
-    };
-    let mut seen: HashMap<String, Span> = HashMap::new();
-    for arg in &args.items {
-        let Some(name) = &arg.name else {
-            errors.push(syn::Error::new(
-                arg.value.span(),
-                format!("`{word}` arguments are named `any`, `all` or `none`, as in {example}"),
-            ));
+        let ClauseKind::WhenLet { pat, ty, .. } = &clause.kind else {
             continue;
         };
-        let key = name.to_string();
-        if !["any", "all", "none"].contains(&key.as_str()) {
-            errors.push(syn::Error::new(
-                name.span(),
-                format!("unknown `{word}` argument `{key}`; expected `any`, `all` or `none`"),
-            ));
-        } else if let Some(first) = seen.get(&key) {
-            let mut error = syn::Error::new(name.span(), format!("`{key}` is given twice"));
-            error.combine(syn::Error::new(*first, format!("`{key}` first given here")));
+        if let Some(first) = binding {
+            let mut error = syn::Error::new(
+                clause.span,
+                "a guard binds at most one `when let`; match a tuple to bind several values",
+            );
+            error.combine(syn::Error::new(first, "first `when let` here"));
             errors.push(error);
-        } else {
-            seen.insert(key, name.span());
+        }
+        binding = Some(clause.span);
+        let text = quote::quote!(#pat).to_string();
+        if ty.is_none() {
+            errors.push(syn::Error::new(
+                pat.span(),
+                format!(
+                    "`when let` needs the type of the value it matches, because the agent's \
+                     state keeps the value while the child runs: write `when let {text}: Type = ..`"
+                ),
+            ));
+        }
+        if is_irrefutable(pat) {
+            errors.push(syn::Error::new(
+                pat.span(),
+                format!(
+                    "`when let {text}` always matches, so it never rejects the child; use \
+                     `when <condition>` to decide, or a pattern that can fail (`Some(..)`)"
+                ),
+            ));
         }
     }
 }
 
-/// `wait(2.5)`, `every(1)`: one positional duration in seconds.
-fn duration_argument(ident: &syn::Ident, args: Option<&Args>, errors: &mut Errors) {
-    match args.map(|a| a.items.as_slice()) {
-        Some([Arg { name: None, .. }]) => {}
-        None | Some([]) => errors.push(syn::Error::new(
-            ident.span(),
-            format!("`{ident}` needs a duration in seconds, as in `{ident}(2.5)`"),
-        )),
-        Some(_) => errors.push(syn::Error::new(
-            args.map_or(ident.span(), |a| a.span),
-            format!("`{ident}` takes a single duration in seconds, as in `{ident}(2.5)`"),
-        )),
+/// A pattern that matches every value: a binding, `_`, or tuples and
+/// references of those.
+fn is_irrefutable(pat: &Pat) -> bool {
+    match pat {
+        Pat::Ident(p) => p.subpat.is_none() && !starts_upper(&p.ident),
+        Pat::Wild(_) => true,
+        Pat::Tuple(t) => t.elems.iter().all(is_irrefutable),
+        Pat::Reference(r) => is_irrefutable(&r.pat),
+        Pat::Paren(p) => is_irrefutable(&p.pat),
+        Pat::Type(t) => is_irrefutable(&t.pat),
+        _ => false,
     }
+}
+
+/// `None` and unit variants look like bindings; they start with a capital.
+fn starts_upper(ident: &syn::Ident) -> bool {
+    ident.to_string().starts_with(|c: char| c.is_uppercase())
 }
 
 /// All nodes below and including `root`, depth first.
@@ -300,9 +246,7 @@ fn walk(root: &Node) -> Vec<&Node> {
     let mut stack = vec![root];
     while let Some(node) = stack.pop() {
         out.push(node);
-        if let NodeKind::Group { children, .. } = &node.kind {
-            stack.extend(children.iter().rev());
-        }
+        stack.extend(node.children().iter().rev());
     }
     out
 }
@@ -408,304 +352,135 @@ pub fn agent_type(ty: &Type) -> Option<&Type> {
 }
 
 /// Decorators wrap exactly one child; composites need at least one.
-fn group_has_children(node: &Node, keyword: GroupKeyword, errors: &mut Errors) {
-    let NodeKind::Group {
+/// Children that did not parse count: they were reported already.
+fn children_match_the_kind(node: &Node, errors: &mut Errors) {
+    let NodeKind::Keyword {
+        kind,
         children,
+        broken,
         brace_span,
         ..
     } = &node.kind
     else {
         return;
     };
-    let word = keyword.as_str();
-    if keyword.is_decorator() {
-        match children.as_slice() {
-            [] => errors.push(syn::Error::new(
+    let word = kind.keyword();
+    let count = children.len() + broken;
+    match kind.info().children {
+        Children::None => {}
+        Children::One => match count {
+            0 => errors.push(syn::Error::new(
                 *brace_span,
                 format!("`{word}` needs exactly one child, found none"),
             )),
-            [_] => {}
-            [_, second, ..] => errors.push(syn::Error::new(
-                second.span,
+            1 => {}
+            _ => errors.push(syn::Error::new(
+                children.get(1).map_or(*brace_span, |c| c.span),
                 format!(
-                    "`{word}` takes exactly one child, found {}; wrap them in `sequence {{ .. }}` \
-                     or `select {{ .. }}`",
-                    children.len()
+                    "`{word}` takes exactly one child, found {count}; wrap them in \
+                     `sequence {{ .. }}` or `select {{ .. }}`"
                 ),
             )),
+        },
+        Children::Many | Children::Guarded | Children::Arms => {
+            if count == 0 {
+                errors.push(syn::Error::new(
+                    *brace_span,
+                    format!("`{word}` needs at least one child, found none"),
+                ));
+            }
         }
-    } else if children.is_empty() {
-        errors.push(syn::Error::new(
-            *brace_span,
-            format!("`{word}` needs at least one child, found none"),
-        ));
     }
 }
 
-fn group_arguments_are_valid(node: &Node, keyword: GroupKeyword, errors: &mut Errors) {
-    let NodeKind::Group {
+/// `parallel` and decider groups keep one bit per child.
+fn masks_fit(node: &Node, errors: &mut Errors) {
+    let NodeKind::Keyword {
+        kind,
         ident,
-        args,
         children,
         ..
     } = &node.kind
     else {
         return;
     };
-    let word = keyword.as_str();
-    if keyword.is_decider() && children.len() > MAX_PARALLEL_CHILDREN {
+    let masked = *kind == Kind::Parallel || kind.is_decider();
+    if masked && children.len() > MAX_CHILDREN_IN_A_MASK {
         errors.push(syn::Error::new(
             ident.span(),
             format!(
-                "`{word}` supports at most {MAX_PARALLEL_CHILDREN} children, found {}",
-                children.len()
+                "`{}` supports at most {MAX_CHILDREN_IN_A_MASK} children, found {}; group some \
+                 of them in a nested `{}`",
+                kind.keyword(),
+                children.len(),
+                kind.keyword()
             ),
         ));
-    }
-    match keyword {
-        GroupKeyword::Timeout
-        | GroupKeyword::Delay
-        | GroupKeyword::Cooldown
-        | GroupKeyword::GlobalCooldown => {
-            duration_argument(ident, args.as_ref(), errors);
-        }
-        GroupKeyword::Gate => match args.as_ref().map(|a| a.items.as_slice()) {
-            Some([Arg { name: None, value }]) => {
-                if let Err(e) = count(value) {
-                    errors.push(e);
-                }
-            }
-            _ => errors.push(syn::Error::new(
-                args.as_ref().map_or(ident.span(), |a| a.span),
-                "`gate` takes how many agents may be inside at once, as in `gate(3) { .. }`",
-            )),
-        },
-        GroupKeyword::Rendezvous => {
-            match args.as_ref().map(|a| a.items.as_slice()) {
-                Some([Arg { name: None, value }]) => match count(value) {
-                    Err(e) => errors.push(e),
-                    Ok(n) if n > 255 => errors.push(syn::Error::new(
-                        value.span(),
-                        "a rendezvous has at most 255 members",
-                    )),
-                    Ok(_) => {}
-                },
-                _ => errors.push(syn::Error::new(
-                    args.as_ref().map_or(ident.span(), |a| a.span),
-                    "`rendezvous` takes how many agents meet, as in `rendezvous(2) as role { .. }`",
-                )),
-            }
-            if let NodeKind::Group { binding: None, .. } = &node.kind {
-                errors.push(syn::Error::new(
-                    ident.span(),
-                    "`rendezvous` names the role binding its body sees: \
-                     `rendezvous(2) as role { .. }` (`role` is 0..2)",
-                ));
-            }
-        }
-        GroupKeyword::Switch => {
-            single_expression(
-                ident,
-                args.as_ref(),
-                "`switch(me.weapon) { Weapon::Rifle => .., _ => .. }`",
-                errors,
-            );
-        }
-        GroupKeyword::Prioritized
-        | GroupKeyword::Sequential
-        | GroupKeyword::Random
-        | GroupKeyword::Shuffle
-        | GroupKeyword::Scored => decider_arguments(keyword, ident, args.as_ref(), errors),
-        GroupKeyword::Scope => scope_arguments(ident, args.as_ref(), errors),
-        GroupKeyword::Repeat | GroupKeyword::Retry => {
-            let example = format!("`{word}(3) {{ .. }}`");
-            match args.as_ref().map(|a| a.items.as_slice()) {
-                None | Some([]) => errors.push(syn::Error::new(
-                    ident.span(),
-                    format!("`{word}` needs a count, as in {example}"),
-                )),
-                Some([Arg { name: None, value }]) => {
-                    if let Err(e) = count(value) {
-                        errors.push(e);
-                    }
-                }
-                Some([first, ..]) => errors.push(syn::Error::new(
-                    args.as_ref().map_or(first.value.span(), |a| a.span),
-                    format!("`{word}` takes a single count, as in {example}"),
-                )),
-            }
-        }
-        GroupKeyword::Parallel => {
-            if let Some(args) = args {
-                parallel_arguments_are_valid(&args.items, children.len(), errors);
-            }
-            if children.len() > MAX_PARALLEL_CHILDREN {
-                errors.push(syn::Error::new(
-                    ident.span(),
-                    format!(
-                        "`parallel` supports at most {MAX_PARALLEL_CHILDREN} children, found {}",
-                        children.len()
-                    ),
-                ));
-            }
-        }
-        _ => {
-            if let Some(args) = args {
-                errors.push(syn::Error::new(
-                    args.span,
-                    format!("`{word}` takes no arguments"),
-                ));
-            }
-        }
     }
 }
 
-/// `random(rng)` and `shuffle(rng)` take the RNG first; every decider group
-/// may take `redecides = N`.
-fn decider_arguments(
-    keyword: GroupKeyword,
-    ident: &syn::Ident,
-    args: Option<&Args>,
-    errors: &mut Errors,
-) {
-    let word = keyword.as_str();
-    let wants_rng = matches!(keyword, GroupKeyword::Random | GroupKeyword::Shuffle);
-    let items = args.map(|a| a.items.as_slice()).unwrap_or_default();
-    let positional = items.iter().filter(|a| a.name.is_none()).count();
-    if wants_rng && positional == 0 {
-        errors.push(syn::Error::new(
-            ident.span(),
-            format!(
-                "`{word}` needs the random number generator to draw from, as in `{word}(rng) {{ .. }}` \
-                 with `rng: &mut impl bt::rand_core::Rng` (or `{word}(&mut agent.rng)`)"
-            ),
-        ));
-    }
-    let mut positional_seen = 0;
-    let mut redecides_seen = false;
-    for arg in items {
-        match &arg.name {
-            None => {
-                positional_seen += 1;
-                if !wants_rng || positional_seen > 1 {
+/// Arguments whose limits depend on the children: `parallel` thresholds;
+/// and a rendezvous's size, which a member's role must fit.
+fn arguments_fit_the_children(node: &Node, errors: &mut Errors) {
+    let NodeKind::Keyword {
+        kind,
+        values,
+        children,
+        ..
+    } = &node.kind
+    else {
+        return;
+    };
+    match kind {
+        Kind::Parallel => {
+            let n = children.len();
+            for key in ["success", "failure"] {
+                if let (Some(count), Some(span)) = (values.count(key), values.span(key))
+                    && count as usize > n
+                {
                     errors.push(syn::Error::new(
-                        arg.value.span(),
-                        if wants_rng {
-                            format!(
-                                "`{word}` takes one random number generator, then `redecides = N`"
-                            )
-                        } else {
-                            format!("`{word}` takes only `redecides = N`")
-                        },
+                        span,
+                        format!(
+                            "`{key} = {count}` can never be reached: this `parallel` has only \
+                             {n} {}",
+                            if n == 1 { "child" } else { "children" }
+                        ),
                     ));
                 }
             }
-            Some(name) if name == "redecides" && !redecides_seen => {
-                redecides_seen = true;
-                if let Err(e) = count(&arg.value) {
-                    errors.push(e);
-                }
-            }
-            Some(name) => errors.push(syn::Error::new(
-                name.span(),
-                format!("unknown or repeated `{word}` argument `{name}`; expected `redecides = N`"),
-            )),
         }
+        Kind::Rendezvous => {
+            if let (Some(n), Some(span)) = (values.count("members"), values.span("members"))
+                && n > 255
+            {
+                errors.push(syn::Error::new(
+                    span,
+                    "a rendezvous has at most 255 members",
+                ));
+            }
+        }
+        _ => {}
     }
 }
 
-/// `scope(enter = .., tick = .., exit = ..)`: named hooks, at least one.
-fn scope_arguments(ident: &syn::Ident, args: Option<&Args>, errors: &mut Errors) {
-    let items = args.map(|a| a.items.as_slice()).unwrap_or_default();
-    if items.is_empty() {
+/// `rendezvous(2) as role`: the body sees its role under the given name.
+fn binding_is_named(node: &Node, errors: &mut Errors) {
+    if let NodeKind::Keyword {
+        kind,
+        ident,
+        binding: None,
+        ..
+    } = &node.kind
+        && kind.info().binds
+    {
         errors.push(syn::Error::new(
             ident.span(),
-            "`scope` needs at least one hook: `scope(enter = .., tick = .., exit = ..) { .. }`",
+            format!(
+                "`{0}` names the role binding its body sees: `{0}(2) as role {{ .. }}` (`role` \
+                 is 0..2)",
+                kind.keyword()
+            ),
         ));
-    }
-    let mut seen: HashMap<String, Span> = HashMap::new();
-    for arg in items {
-        let Some(name) = &arg.name else {
-            errors.push(syn::Error::new(
-                arg.value.span(),
-                "`scope` hooks are named: `enter = ..`, `tick = ..`, `exit = ..`",
-            ));
-            continue;
-        };
-        let key = name.to_string();
-        if !["enter", "tick", "exit"].contains(&key.as_str()) {
-            errors.push(syn::Error::new(
-                name.span(),
-                format!("unknown `scope` hook `{key}`; expected `enter`, `tick` or `exit`"),
-            ));
-        } else if seen.insert(key.clone(), name.span()).is_some() {
-            errors.push(syn::Error::new(
-                name.span(),
-                format!("`{key}` is given twice"),
-            ));
-        }
-    }
-}
-
-/// `parallel(success = N, failure = M)`: named, each at most once, each a
-/// count no larger than the number of children.
-fn parallel_arguments_are_valid(items: &[Arg], children: usize, errors: &mut Errors) {
-    let mut seen: HashMap<String, Span> = HashMap::new();
-    for arg in items {
-        let Some(name) = &arg.name else {
-            errors.push(syn::Error::new(
-                arg.value.span(),
-                "`parallel` arguments are named: `success = N` and/or `failure = M`",
-            ));
-            continue;
-        };
-        let key = name.to_string();
-        if key != "success" && key != "failure" {
-            errors.push(syn::Error::new(
-                name.span(),
-                format!("unknown `parallel` argument `{key}`; expected `success` or `failure`"),
-            ));
-            continue;
-        }
-        if let Some(first) = seen.get(&key) {
-            let mut error = syn::Error::new(name.span(), format!("`{key}` is given twice"));
-            error.combine(syn::Error::new(*first, format!("`{key}` first given here")));
-            errors.push(error);
-            continue;
-        }
-        seen.insert(key.clone(), name.span());
-        match count(&arg.value) {
-            Err(e) => errors.push(e),
-            Ok(n) if n as usize > children => errors.push(syn::Error::new(
-                arg.value.span(),
-                format!(
-                    "`{key} = {n}` can never be reached: this `parallel` has only {children} \
-                     {}",
-                    if children == 1 { "child" } else { "children" }
-                ),
-            )),
-            Ok(_) => {}
-        }
-    }
-}
-
-/// A count argument: an integer literal of at least 1.
-pub fn count(expr: &Expr) -> syn::Result<u32> {
-    let bad = |message: &str| Err(syn::Error::new(expr.span(), message));
-    match expr {
-        Expr::Lit(lit) => match &lit.lit {
-            Lit::Int(int) => match int.base10_parse::<u32>() {
-                Ok(0) => bad("a count must be at least 1"),
-                Ok(n) => Ok(n),
-                Err(_) => bad("a count must fit in a `u32`"),
-            },
-            Lit::Float(_) => bad("a count must be a whole number, as in `3`"),
-            _ => bad("expected a count: an integer literal such as `3`"),
-        },
-        Expr::Unary(unary) if matches!(unary.op, UnOp::Neg(_)) => {
-            bad("a count cannot be negative; expected an integer literal of at least 1")
-        }
-        _ => bad("expected a count: an integer literal such as `3`"),
     }
 }
 
@@ -718,7 +493,6 @@ mod tests {
     fn messages(tokens: TokenStream) -> Vec<String> {
         let mut errors = Errors::default();
         let input = crate::parse::parse(tokens, &mut errors);
-        assert!(errors.is_empty(), "syntax errors: {:?}", errors.messages());
         check(&input, &mut errors);
         errors.messages()
     }
@@ -776,7 +550,7 @@ mod tests {
         assert!(found[2].contains("at least 1"));
         assert!(found[3].contains("needs a count"));
         assert!(found[4].contains("integer literal"));
-        assert!(found[5].contains("single count"));
+        assert!(found[5].starts_with("unexpected argument: `repeat` is written"));
     }
 
     #[test]
@@ -785,10 +559,12 @@ mod tests {
             tree T(a: &mut A) { parallel(success = 3, failur = 1, 2, success = 1) { success, failure } }
         });
         assert_eq!(found.len(), 4, "{found:?}");
-        assert!(found[0].contains("`success = 3` can never be reached"));
-        assert!(found[1].contains("unknown `parallel` argument `failur`"));
-        assert!(found[2].contains("are named"));
-        assert!(found[3].contains("given twice"));
+        assert!(
+            found[0].contains("unknown `parallel` argument `failur` (did you mean `failure`?)")
+        );
+        assert!(found[1].starts_with("unexpected argument"));
+        assert!(found[2].contains("given twice"));
+        assert!(found[3].contains("`success = 3` can never be reached"));
     }
 
     #[test]
@@ -874,18 +650,20 @@ mod tests {
             }
         });
         let expected = [
-            "`prioritized` takes only `redecides = N`",
+            "unexpected argument: `prioritized` is written `prioritized(redecides = N) { .. }`",
             "a count must be at least 1",
-            "`when let` needs the type",
-            "a guard binds at most one `when let`",
-            "`flags` needs at least one of",
+            "`flags` needs at least one of `any`, `all`, `none`",
             "unknown `stimuli` argument `most`",
             "`any` is given twice",
-            "`every` needs a duration",
+            "`every` needs a duration in seconds",
             "`random` needs the random number generator",
-            "`shuffle` takes one random number generator",
-            "`scope` needs at least one hook",
-            "unknown `scope` hook `leave`",
+            "unexpected argument: `shuffle` is written `shuffle(rng, redecides = N) { .. }`",
+            "`scope` needs at least one of `enter`, `tick`, `exit`",
+            "unknown `scope` argument `leave`",
+            "`when let` needs the type",
+            "`when let x` always matches",
+            "a guard binds at most one `when let`",
+            "`when let y` always matches",
         ];
         assert_eq!(found.len(), expected.len(), "{found:#?}");
         for (message, start) in found.iter().zip(expected) {

@@ -6,7 +6,6 @@
 //! children, and the two facts that decide the state layout, `can_run` and
 //! `has_state`.
 
-use crate::ast::Constant;
 use syn::{Attribute, Expr, Ident, Pat, Path, Type, Visibility};
 
 pub struct Tree {
@@ -14,6 +13,9 @@ pub struct Tree {
     pub vis: Visibility,
     pub name: Ident,
     pub params: Vec<crate::ast::Param>,
+    /// Where generated code finds the runtime: `::bt` unless the tree says
+    /// `#[bt(crate = path)]`.
+    pub krate: syn::Path,
     /// `A` of a first parameter declared `&mut A`: what stateful leaves receive.
     pub agent: Option<Type>,
     /// The tick context binding, if the tree has one.
@@ -25,6 +27,8 @@ pub struct Tree {
 
 pub struct Node {
     pub id: usize,
+    /// The node's row of the node-kind table.
+    pub row: crate::kinds::Kind,
     pub parent: Option<usize>,
     pub depth: usize,
     pub children: Vec<usize>,
@@ -122,6 +126,14 @@ pub enum Kind {
     },
 }
 
+/// `success`, `failure` or `running`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Constant {
+    Success,
+    Failure,
+    Running,
+}
+
 /// How a decider group chooses a child.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Policy {
@@ -209,56 +221,6 @@ impl Kind {
                 | Kind::ReactiveSelect
                 | Kind::Switch(_)
         )
-    }
-
-    /// Nodes with a field in the tree's shared state.
-    pub fn is_shared(&self) -> bool {
-        matches!(
-            self,
-            Kind::Gate(_) | Kind::GlobalCooldown(_) | Kind::Rendezvous { .. }
-        )
-    }
-
-    /// The runtime's `NodeKind` variant name.
-    pub fn runtime_name(&self) -> &'static str {
-        match self {
-            Kind::Sequence => "Sequence",
-            Kind::ReactiveSequence => "ReactiveSequence",
-            Kind::Select => "Select",
-            Kind::ReactiveSelect => "ReactiveSelect",
-            Kind::Parallel { .. } => "Parallel",
-            Kind::Invert => "Invert",
-            Kind::ForceSuccess => "ForceSuccess",
-            Kind::ForceFailure => "ForceFailure",
-            Kind::Repeat(_) => "Repeat",
-            Kind::Retry(_) => "Retry",
-            Kind::Decider { policy, .. } => match policy {
-                Policy::Prioritized => "Prioritized",
-                Policy::Sequential => "Sequential",
-                Policy::Random => "Random",
-                Policy::Shuffle => "Shuffle",
-                Policy::Scored => "Scored",
-            },
-            Kind::Scope { .. } => "Scope",
-            Kind::Wait(_) => "Wait",
-            Kind::Timeout(_) => "Timeout",
-            Kind::Delay(_) => "Delay",
-            Kind::Cooldown(_) => "Cooldown",
-            Kind::RunOnce => "RunOnce",
-            Kind::Gate(_) => "Gate",
-            Kind::GlobalCooldown(_) => "GlobalCooldown",
-            Kind::Rendezvous { .. } => "Rendezvous",
-            Kind::Sync { .. } => "Sync",
-            Kind::Monitor { .. } => "Monitor",
-            Kind::Switch(_) => "Switch",
-            Kind::Cond(_) => "Cond",
-            Kind::Action(_) => "Action",
-            Kind::Constant(Constant::Success) => "Success",
-            Kind::Constant(Constant::Failure) => "Failure",
-            Kind::Constant(Constant::Running) => "Running",
-            Kind::Leaf { .. } => "Leaf",
-            Kind::Subtree { .. } => "Subtree",
-        }
     }
 }
 

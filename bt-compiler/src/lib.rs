@@ -7,11 +7,13 @@
 //! tokens --[`parse`]--> [`ast`] --[`check`]--> (all errors, at once)
 //! --[`lower`]--> [`ir`] --[`generate`]--> Rust.
 
+mod args;
 mod ast;
 mod check;
 mod errors;
 mod generate;
 mod ir;
+pub mod kinds;
 mod lower;
 mod parse;
 
@@ -32,7 +34,21 @@ pub fn expand(tokens: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
     input
         .trees
         .iter()
-        .map(|tree| generate::generate(&lower::lower(tree)))
+        .map(|tree| match lower::lower(tree) {
+            Some(ir) => generate::generate(&ir),
+            None => {
+                let error = syn::Error::new(
+                    tree.name.span(),
+                    format!(
+                        "tree `{}` could not be compiled; please report this",
+                        tree.name
+                    ),
+                )
+                .to_compile_error();
+                let skeleton = generate::skeleton(tree);
+                quote::quote!(#error #skeleton)
+            }
+        })
         .collect()
 }
 

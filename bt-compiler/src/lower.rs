@@ -1,24 +1,29 @@
 //! [`ast`](crate::ast) -> [`ir`](crate::ir): flattens each checked tree into
 //! a pre-order node table and computes the state layout facts.
 
-use crate::ast::{self, Constant, GroupKeyword, NodeKind};
+use crate::args::{Value, Values};
+use crate::ast::{self, NodeKind};
 use crate::check;
-use crate::ir::{self, FlagMode, Kind, Node, Policy, Tree};
+use crate::ir::{self, Constant, FlagMode, Kind, Node, Policy, Tree};
+use crate::kinds;
 use proc_macro2::Span;
 use quote::ToTokens;
 
-/// Lowers one tree that passed [`check`](crate::check).
-pub fn lower(tree: &ast::TreeDef) -> Tree {
+/// Lowers one tree that passed [`check`](crate::check). `None` only if the
+/// tree holds something `check` should have rejected.
+pub fn lower(tree: &ast::TreeDef) -> Option<Tree> {
     let mut nodes = Vec::new();
-    if let Some(root) = tree.roots.first() {
-        push(root, None, 0, None, &mut nodes);
-    }
+    push(tree.roots.first()?, None, 0, None, &mut nodes)?;
     analyse(&mut nodes);
-    Tree {
+    Some(Tree {
         attrs: tree.attrs.clone(),
         vis: tree.vis.clone(),
         name: tree.name.clone(),
         params: tree.params.clone(),
+        krate: tree
+            .krate
+            .clone()
+            .unwrap_or_else(|| syn::parse_quote!(::bt)),
         agent: tree
             .params
             .first()
@@ -27,7 +32,7 @@ pub fn lower(tree: &ast::TreeDef) -> Tree {
         context: check::context_param(&tree.params).map(|p| p.name.clone()),
         shared: check::shared_param(&tree.name, &tree.params).map(|p| p.name.clone()),
         nodes,
-    }
+    })
 }
 
 /// Appends `node` and its subtree in pre-order; returns its id.
@@ -38,18 +43,19 @@ fn push(
     depth: usize,
     rendezvous: Option<usize>,
     nodes: &mut Vec<Node>,
-) -> usize {
+) -> Option<usize> {
     let id = nodes.len();
     let start = node
         .label
         .as_ref()
         .map_or(node.span, |l| l.apostrophe)
         .start();
-    let (kind, children, detail) = match &node.kind {
-        NodeKind::Group {
-            keyword,
+    let (kind, detail) = match &node.kind {
+        NodeKind::Keyword {
+            kind,
             ident,
             args,
+            values,
             children,
             binding,
             ..
@@ -58,62 +64,28 @@ fn push(
                 Some(a) => format!("{ident}{}", source(a.span, || args_text(a))),
                 None => ident.to_string(),
             };
-            let kind = match (keyword, binding) {
-                (GroupKeyword::Rendezvous, Some(role)) => {
-                    detail = format!("{detail} as {role}");
-                    Kind::Rendezvous {
-                        n: positional_count(args.as_ref()),
-                        role: role.clone(),
-                    }
-                }
-                _ => group_kind(*keyword, args.as_ref(), children.len()),
-            };
-            (kind, Some(children), detail)
-        }
-        NodeKind::Sync(ident) => (
-            Kind::Sync {
-                rendezvous: rendezvous.unwrap_or_default(),
-            },
-            None,
-            ident.to_string(),
-        ),
-        NodeKind::Monitor { ident, args } => {
-            let expr = args
-                .as_ref()
-                .and_then(|a| a.items.first())
-                .map(|a| a.value.clone())
-                .unwrap_or_else(|| syn::parse_quote!(false));
-            let index = nodes
+            if let Some(binding) = binding {
+                detail = format!("{detail} as {binding}");
+            }
+            let monitors = nodes
                 .iter()
                 .filter(|n| matches!(n.kind, Kind::Monitor { .. }))
                 .count();
-            let detail = format!("{ident}({})", expr_text(&expr));
-            (Kind::Monitor { expr, index }, None, detail)
-        }
-        NodeKind::Cond(e) => (
-            Kind::Cond(e.clone()),
-            None,
-            format!("cond {}", expr_text(e)),
-        ),
-        NodeKind::Action(e) => (
-            Kind::Action(e.clone()),
-            None,
-            format!("action {}", expr_text(e)),
-        ),
-        NodeKind::Constant(c) => (Kind::Constant(*c), None, constant_word(*c).to_string()),
-        NodeKind::Wait { ident, args } => {
-            let detail = match args {
-                Some(a) => format!("{ident}{}", source(a.span, || args_text(a))),
-                None => ident.to_string(),
+            let at = Place {
+                children: children.len(),
+                binding: binding.as_ref(),
+                rendezvous,
+                monitors,
             };
-            (Kind::Wait(duration(args.as_ref())), None, detail)
+            (keyword_kind(*kind, values, at)?, detail)
         }
+        NodeKind::Cond(e) => (Kind::Cond(e.clone()), format!("cond {}", expr_text(e))),
+        NodeKind::Action(e) => (Kind::Action(e.clone()), format!("action {}", expr_text(e))),
         NodeKind::Leaf { path, literal } => (
             Kind::Leaf {
                 path: path.clone(),
                 literal: literal.clone(),
             },
-            None,
             expr_text(literal),
         ),
         NodeKind::Subtree {
@@ -127,19 +99,19 @@ fn push(
                 args: args.clone(),
                 paren: *paren,
             },
-            None,
             expr_text(call),
         ),
     };
     nodes.push(Node {
         id,
+        row: node.kind(),
         parent,
         depth,
         children: Vec::new(),
         kind,
         label: node.label.as_ref().map(|l| l.ident.to_string()),
-        line: start.line as u32,
-        column: start.column as u32 + 1,
+        line: u32::try_from(start.line).unwrap_or(u32::MAX),
+        column: u32::try_from(start.column + 1).unwrap_or(u32::MAX),
         detail,
         guard: node.guard.as_ref().map(guard),
         arm: node.arm.as_deref().cloned(),
@@ -150,118 +122,84 @@ fn push(
         Kind::Rendezvous { .. } => Some(id),
         _ => rendezvous,
     };
-    for child in children.into_iter().flatten() {
-        let child_id = push(child, Some(id), depth + 1, inner, nodes);
+    for child in node.children() {
+        let child_id = push(child, Some(id), depth + 1, inner, nodes)?;
         nodes[id].children.push(child_id);
     }
-    id
+    Some(id)
 }
 
-fn group_kind(keyword: GroupKeyword, args: Option<&ast::Args>, children: usize) -> Kind {
-    let positional = || {
-        args.and_then(|a| a.items.first())
-            .and_then(|a| check::count(&a.value).ok())
-            .unwrap_or(1)
+/// What a keyword node's IR kind depends on besides its arguments.
+struct Place<'a> {
+    children: usize,
+    binding: Option<&'a syn::Ident>,
+    /// The innermost enclosing rendezvous.
+    rendezvous: Option<usize>,
+    /// Monitors before this node in the tree.
+    monitors: usize,
+}
+
+/// The IR kind of a keyword node, from its typed arguments. `None` when a
+/// required argument is missing (reported while parsing).
+fn keyword_kind(kind: kinds::Kind, values: &Values, at: Place) -> Option<Kind> {
+    use kinds::Kind as K;
+    let decider = |policy| Kind::Decider {
+        policy,
+        rng: values.expr("rng").cloned(),
+        redecides: values.count("redecides"),
     };
-    let named = |name: &str| {
-        args.into_iter()
-            .flat_map(|a| &a.items)
-            .find(|a| a.name.as_ref().is_some_and(|n| n == name))
-            .and_then(|a| check::count(&a.value).ok())
-    };
-    match keyword {
-        GroupKeyword::Sequence => Kind::Sequence,
-        GroupKeyword::ReactiveSequence => Kind::ReactiveSequence,
-        GroupKeyword::Select => Kind::Select,
-        GroupKeyword::ReactiveSelect => Kind::ReactiveSelect,
-        GroupKeyword::Parallel => {
-            let n = children as u32;
-            let success = named("success").unwrap_or(n);
+    let seconds = || values.seconds("seconds").cloned();
+    Some(match kind {
+        K::Sequence => Kind::Sequence,
+        K::ReactiveSequence => Kind::ReactiveSequence,
+        K::Select => Kind::Select,
+        K::ReactiveSelect => Kind::ReactiveSelect,
+        K::Parallel => {
+            let n = u32::try_from(at.children).ok()?;
+            let success = values.count("success").unwrap_or(n).min(n);
             // Success becomes impossible once more than `n - success` failed.
-            let failure = named("failure").unwrap_or(1).min(n - success + 1);
+            let failure = values.count("failure").unwrap_or(1).min(n - success + 1);
             Kind::Parallel { success, failure }
         }
-        GroupKeyword::Invert => Kind::Invert,
-        GroupKeyword::ForceSuccess => Kind::ForceSuccess,
-        GroupKeyword::ForceFailure => Kind::ForceFailure,
-        GroupKeyword::Repeat => Kind::Repeat(positional()),
-        GroupKeyword::Retry => Kind::Retry(positional()),
-        GroupKeyword::Prioritized
-        | GroupKeyword::Sequential
-        | GroupKeyword::Random
-        | GroupKeyword::Shuffle
-        | GroupKeyword::Scored => Kind::Decider {
-            policy: match keyword {
-                GroupKeyword::Prioritized => Policy::Prioritized,
-                GroupKeyword::Sequential => Policy::Sequential,
-                GroupKeyword::Random => Policy::Random,
-                GroupKeyword::Shuffle => Policy::Shuffle,
-                _ => Policy::Scored,
-            },
-            rng: args
-                .and_then(|a| a.items.iter().find(|a| a.name.is_none()))
-                .map(|a| a.value.clone()),
-            redecides: named("redecides"),
+        K::Invert => Kind::Invert,
+        K::ForceSuccess => Kind::ForceSuccess,
+        K::ForceFailure => Kind::ForceFailure,
+        K::Repeat => Kind::Repeat(values.count("count")?),
+        K::Retry => Kind::Retry(values.count("count")?),
+        K::Prioritized => decider(Policy::Prioritized),
+        K::Sequential => decider(Policy::Sequential),
+        K::Random => decider(Policy::Random),
+        K::Shuffle => decider(Policy::Shuffle),
+        K::Scored => decider(Policy::Scored),
+        K::Scope => Kind::Scope {
+            enter: values.expr("enter").cloned(),
+            tick: values.expr("tick").cloned(),
+            exit: values.expr("exit").cloned(),
         },
-        GroupKeyword::Scope => {
-            let hook = |name: &str| {
-                args.into_iter()
-                    .flat_map(|a| &a.items)
-                    .find(|a| a.name.as_ref().is_some_and(|n| n == name))
-                    .map(|a| a.value.clone())
-            };
-            Kind::Scope {
-                enter: hook("enter"),
-                tick: hook("tick"),
-                exit: hook("exit"),
-            }
-        }
-        GroupKeyword::Timeout => Kind::Timeout(duration(args)),
-        GroupKeyword::Delay => Kind::Delay(duration(args)),
-        GroupKeyword::Cooldown => Kind::Cooldown(duration(args)),
-        GroupKeyword::RunOnce => Kind::RunOnce,
-        GroupKeyword::Gate => Kind::Gate(positional()),
-        GroupKeyword::GlobalCooldown => Kind::GlobalCooldown(duration(args)),
-        GroupKeyword::Rendezvous => Kind::Rendezvous {
-            n: positional(),
-            role: syn::Ident::new("role", proc_macro2::Span::call_site()),
+        K::Wait => Kind::Wait(seconds()?),
+        K::Timeout => Kind::Timeout(seconds()?),
+        K::Delay => Kind::Delay(seconds()?),
+        K::Cooldown => Kind::Cooldown(seconds()?),
+        K::RunOnce => Kind::RunOnce,
+        K::Gate => Kind::Gate(values.count("capacity")?),
+        K::GlobalCooldown => Kind::GlobalCooldown(seconds()?),
+        K::Rendezvous => Kind::Rendezvous {
+            n: values.count("members")?,
+            role: at.binding?.clone(),
         },
-        GroupKeyword::Switch => Kind::Switch(
-            args.and_then(|a| a.items.first())
-                .map(|a| a.value.clone())
-                .unwrap_or_else(|| syn::parse_quote!(())),
-        ),
-    }
-}
-
-fn positional_count(args: Option<&ast::Args>) -> u32 {
-    args.and_then(|a| a.items.first())
-        .and_then(|a| check::count(&a.value).ok())
-        .unwrap_or(1)
-}
-
-/// The single duration argument, an integer literal read as seconds
-/// (`wait(2)` means `wait(2.0)`).
-fn duration(args: Option<&ast::Args>) -> syn::Expr {
-    let value = args
-        .and_then(|a| a.items.first())
-        .map(|a| a.value.clone())
-        .unwrap_or_else(|| syn::parse_quote!(0.0));
-    seconds(value)
-}
-
-fn seconds(value: syn::Expr) -> syn::Expr {
-    if let syn::Expr::Lit(lit) = &value
-        && let syn::Lit::Int(int) = &lit.lit
-        && int.suffix().is_empty()
-    {
-        let float = syn::LitFloat::new(&format!("{}.0", int.base10_digits()), int.span());
-        return syn::Expr::Lit(syn::ExprLit {
-            attrs: Vec::new(),
-            lit: syn::Lit::Float(float),
-        });
-    }
-    value
+        K::Sync => Kind::Sync {
+            rendezvous: at.rendezvous?,
+        },
+        K::Monitor => Kind::Monitor {
+            expr: values.expr("expression")?.clone(),
+            index: at.monitors,
+        },
+        K::Switch => Kind::Switch(values.expr("expression")?.clone()),
+        K::Success => Kind::Constant(Constant::Success),
+        K::Failure => Kind::Constant(Constant::Failure),
+        K::Running => Kind::Constant(Constant::Running),
+        K::Cond | K::Action | K::Leaf | K::Subtree => return None,
+    })
 }
 
 fn guard(guard: &ast::Guard) -> ir::Guard {
@@ -276,28 +214,35 @@ fn guard(guard: &ast::Guard) -> ir::Guard {
         };
         match &clause.kind {
             ast::ClauseKind::When(e) => push(ir::ClauseKind::When(e.clone())),
-            ast::ClauseKind::WhenLet { pat, ty, expr } => push(ir::ClauseKind::WhenLet {
-                pat: (**pat).clone(),
-                ty: ty
-                    .as_deref()
-                    .cloned()
-                    .unwrap_or_else(|| syn::parse_quote!(_)),
-                expr: expr.clone(),
-            }),
+            ast::ClauseKind::WhenLet { pat, ty, expr } => {
+                if let Some(ty) = ty {
+                    push(ir::ClauseKind::WhenLet {
+                        pat: (**pat).clone(),
+                        ty: (**ty).clone(),
+                        expr: expr.clone(),
+                    });
+                }
+            }
             ast::ClauseKind::Score(e) => push(ir::ClauseKind::Score(e.clone())),
-            ast::ClauseKind::Every(args) => push(ir::ClauseKind::Every(duration(args.as_ref()))),
-            ast::ClauseKind::Flags { stimuli, args } => {
-                for arg in args.iter().flat_map(|a| &a.items) {
-                    let mode = match arg.name.as_ref().map(|n| n.to_string()).as_deref() {
-                        Some("all") => FlagMode::All,
-                        Some("none") => FlagMode::None,
+            ast::ClauseKind::Every(values) => {
+                if let Some(seconds) = values.seconds("seconds") {
+                    push(ir::ClauseKind::Every(seconds.clone()));
+                }
+            }
+            ast::ClauseKind::Flags { stimuli, values } => {
+                for (name, value) in values.given() {
+                    let mode = match name {
+                        "all" => FlagMode::All,
+                        "none" => FlagMode::None,
                         _ => FlagMode::Any,
                     };
-                    push(ir::ClauseKind::Flags {
-                        stimuli: *stimuli,
-                        mode,
-                        expr: arg.value.clone(),
-                    });
+                    if let Value::Expr(expr) = value {
+                        push(ir::ClauseKind::Flags {
+                            stimuli: *stimuli,
+                            mode,
+                            expr: expr.clone(),
+                        });
+                    }
                 }
             }
         }
@@ -336,14 +281,6 @@ fn analyse(nodes: &mut [Node]) {
         };
         nodes[id].can_run = can_run;
         nodes[id].has_state = has_state;
-    }
-}
-
-fn constant_word(c: Constant) -> &'static str {
-    match c {
-        Constant::Success => "success",
-        Constant::Failure => "failure",
-        Constant::Running => "running",
     }
 }
 
@@ -456,7 +393,7 @@ mod tests {
         let input = crate::parse::parse(tokens, &mut errors);
         check::check(&input, &mut errors);
         assert!(errors.is_empty(), "{:?}", errors.messages());
-        lower(&input.trees[0])
+        lower(&input.trees[0]).expect("a checked tree lowers")
     }
 
     #[test]

@@ -1,11 +1,12 @@
 //! tokens -> [`ast`](crate::ast), recovering after each bad node or tree so
-//! that every syntax error in the input is reported in one go.
+//! that every syntax error in the input is reported in one go. Keywords and
+//! their arguments are read against the node-kind table ([`crate::kinds`],
+//! [`crate::args`]).
 
-use crate::ast::{
-    Arg, Args, Clause, ClauseKind, Constant, GUARD_WORDS, GroupKeyword, Guard, Input, Node,
-    NodeKind, Param, TreeDef,
-};
+use crate::args::{self, Values};
+use crate::ast::{Arg, Args, Clause, ClauseKind, Guard, Input, Node, NodeKind, Param, TreeDef};
 use crate::errors::Errors;
+use crate::kinds::{self, Children, GUARD_WORDS, Kind, Syntax};
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::ToTokens;
 use syn::parse::{Parse, ParseStream, Parser};
@@ -19,18 +20,18 @@ mod kw {
 /// Parses a whole invocation. Syntax errors go to `errors`; whatever parsed
 /// cleanly is returned so later stages can still check it.
 pub fn parse(tokens: TokenStream, errors: &mut Errors) -> Input {
-    let parser = |input: ParseStream| Ok(parse_input(input, errors));
-    match parser.parse2(tokens) {
-        Ok(input) => input,
-        Err(e) => {
-            errors.push(e);
-            Input { trees: Vec::new() }
-        }
+    let mut trees = Vec::new();
+    let parser = |input: ParseStream| {
+        parse_input(input, errors, &mut trees);
+        Ok(())
+    };
+    if let Err(e) = parser.parse2(tokens) {
+        errors.push(e);
     }
+    Input { trees }
 }
 
-fn parse_input(input: ParseStream, errors: &mut Errors) -> Input {
-    let mut trees = Vec::new();
+fn parse_input(input: ParseStream, errors: &mut Errors, trees: &mut Vec<TreeDef>) {
     if input.is_empty() {
         errors.push(syn::Error::new(
             Span::call_site(),
@@ -46,12 +47,12 @@ fn parse_input(input: ParseStream, errors: &mut Errors) -> Input {
             }
         }
     }
-    Input { trees }
 }
 
 /// `#[attrs] vis tree Name(params) { root }`
 fn parse_tree(input: ParseStream, errors: &mut Errors) -> syn::Result<TreeDef> {
-    let attrs = input.call(Attribute::parse_outer)?;
+    let mut attrs = input.call(Attribute::parse_outer)?;
+    let krate = take_crate_path(&mut attrs, errors);
     let vis: Visibility = input.parse()?;
     if !input.peek(kw::tree) {
         return Err(
@@ -67,10 +68,16 @@ fn parse_tree(input: ParseStream, errors: &mut Errors) -> syn::Result<TreeDef> {
     }
     let header;
     parenthesized!(header in input);
-    let params = header
-        .parse_terminated(parse_param, Token![,])?
-        .into_iter()
-        .collect();
+    // A bad header is reported, and the tree's body is still parsed so that
+    // its own errors, and the other trees, are not lost.
+    let params = match header.parse_terminated(parse_param, Token![,]) {
+        Ok(params) => params.into_iter().collect(),
+        Err(e) => {
+            errors.push(e);
+            skip_rest(&header);
+            Vec::new()
+        }
+    };
     if !input.peek(syn::token::Brace) {
         return Err(input.error(format!("expected the body of tree `{name}` in braces")));
     }
@@ -79,12 +86,36 @@ fn parse_tree(input: ParseStream, errors: &mut Errors) -> syn::Result<TreeDef> {
     let roots = parse_nodes(&body, errors, List::Nodes);
     Ok(TreeDef {
         attrs,
+        krate,
         vis,
         name,
         params,
         body_span: brace.span.join(),
         roots,
     })
+}
+
+/// Removes `#[bt(crate = path)]` from a tree's attributes and returns the path.
+fn take_crate_path(attrs: &mut Vec<Attribute>, errors: &mut Errors) -> Option<syn::Path> {
+    let mut krate = None;
+    attrs.retain(|attr| {
+        if !attr.path().is_ident("bt") {
+            return true;
+        }
+        let result = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("crate") {
+                krate = Some(meta.value()?.parse::<syn::Path>()?);
+                Ok(())
+            } else {
+                Err(meta.error("expected `crate = path`, as in `#[bt(crate = my_engine::bt)]`"))
+            }
+        });
+        if let Err(e) = result {
+            errors.push(e);
+        }
+        false
+    });
+    krate
 }
 
 /// `[#[context]] name: Type`
@@ -116,7 +147,7 @@ fn parse_param(input: ParseStream) -> syn::Result<Param> {
     })
 }
 
-/// What the children of a group look like.
+/// What the children of a node look like.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum List {
     /// Plain nodes.
@@ -129,7 +160,13 @@ enum List {
 
 /// A comma-separated list of nodes; a bad node is reported and skipped.
 fn parse_nodes(input: ParseStream, errors: &mut Errors, list: List) -> Vec<Node> {
+    parse_nodes_counting(input, errors, list).0
+}
+
+/// [`parse_nodes`], and how many nodes were skipped as bad.
+fn parse_nodes_counting(input: ParseStream, errors: &mut Errors, list: List) -> (Vec<Node>, usize) {
     let mut nodes = Vec::new();
+    let mut broken = 0;
     while !input.is_empty() {
         let node = if list == List::Arms {
             parse_arm(input, errors)
@@ -140,6 +177,7 @@ fn parse_nodes(input: ParseStream, errors: &mut Errors, list: List) -> Vec<Node>
             Ok(node) => nodes.push(node),
             Err(e) => {
                 errors.push(e);
+                broken += 1;
                 skip_to_comma(input);
             }
         }
@@ -154,13 +192,19 @@ fn parse_nodes(input: ParseStream, errors: &mut Errors, list: List) -> Vec<Node>
             let _ = input.parse::<Token![,]>();
         }
     }
-    nodes
+    (nodes, broken)
 }
 
 fn parse_node(input: ParseStream, errors: &mut Errors, deciders: bool) -> syn::Result<Node> {
     let label = if input.peek(Lifetime) {
         let label: Lifetime = input.parse()?;
         input.parse::<Token![:]>()?;
+        if input.is_empty() || input.peek(Token![,]) {
+            return Err(syn::Error::new(
+                label.span(),
+                format!("label `{label}` has no node after it: write `{label}: node`"),
+            ));
+        }
         Some(label)
     } else {
         None
@@ -181,7 +225,7 @@ fn parse_node(input: ParseStream, errors: &mut Errors, deciders: bool) -> syn::R
                  groups: prioritized, sequential, random, shuffle, scored",
             ));
         }
-        let guard = parse_guard(input)?;
+        let guard = parse_guard(input, errors)?;
         if input.peek(Lifetime) {
             let misplaced: Lifetime = input.fork().parse()?;
             return Err(syn::Error::new(
@@ -211,7 +255,7 @@ fn parse_arm(input: ParseStream, errors: &mut Errors) -> syn::Result<Node> {
 }
 
 /// `clause clause .. =>` or `else =>`.
-fn parse_guard(input: ParseStream) -> syn::Result<Guard> {
+fn parse_guard(input: ParseStream, errors: &mut Errors) -> syn::Result<Guard> {
     let start = input.fork();
     let mut clauses = Vec::new();
     if input.peek(Token![else]) {
@@ -221,7 +265,7 @@ fn parse_guard(input: ParseStream) -> syn::Result<Guard> {
             if input.is_empty() || input.peek(Token![,]) {
                 return Err(input.error("expected `=>` and the child after the guard"));
             }
-            clauses.push(parse_clause(input)?);
+            clauses.push(parse_clause(input, errors)?);
         }
     }
     let tokens = tokens_between(&start, input);
@@ -232,7 +276,7 @@ fn parse_guard(input: ParseStream) -> syn::Result<Guard> {
     Ok(Guard { clauses, tokens })
 }
 
-fn parse_clause(input: ParseStream) -> syn::Result<Clause> {
+fn parse_clause(input: ParseStream, errors: &mut Errors) -> syn::Result<Clause> {
     let start = input.fork();
     let word: Ident = input.parse().map_err(|_| {
         input.error(format!(
@@ -245,7 +289,8 @@ fn parse_clause(input: ParseStream) -> syn::Result<Clause> {
         ))
     })?;
     let span = word.span();
-    let kind = match word.to_string().as_str() {
+    let text = word.to_string();
+    let kind = match text.as_str() {
         "when" if input.peek(Token![let]) => {
             input.parse::<Token![let]>()?;
             let pat = Pat::parse_single(input)?;
@@ -264,17 +309,37 @@ fn parse_clause(input: ParseStream) -> syn::Result<Clause> {
         }
         "when" => ClauseKind::When(Expr::parse_without_eager_brace(input)?),
         "score" => ClauseKind::Score(Expr::parse_without_eager_brace(input)?),
-        "every" => ClauseKind::Every(parse_args(input)?),
-        "flags" | "stimuli" => ClauseKind::Flags {
-            stimuli: word == "stimuli",
-            args: parse_args(input)?,
-        },
+        "every" => {
+            let raw = parse_args(input)?;
+            ClauseKind::Every(args::read(
+                "every",
+                span,
+                raw.as_ref(),
+                &kinds::EVERY_CLAUSE,
+                "",
+                errors,
+            ))
+        }
+        "flags" | "stimuli" => {
+            let raw = parse_args(input)?;
+            ClauseKind::Flags {
+                stimuli: text == "stimuli",
+                values: args::read(&text, span, raw.as_ref(), &kinds::FLAG_CLAUSE, "", errors),
+            }
+        }
         _ => {
+            let hint = kinds::closest(&text, GUARD_WORDS.iter().copied())
+                .map(|c| format!("did you mean `{c}`? "))
+                .unwrap_or_default();
             return Err(syn::Error::new(
                 span,
                 format!(
-                    "unknown guard clause `{word}`; expected one of: {}",
-                    GUARD_WORDS.join(", ")
+                    "unknown guard clause `{word}`; {hint}a guard is made of {}, then `=>`",
+                    GUARD_WORDS
+                        .iter()
+                        .map(|w| format!("`{w}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             ));
         }
@@ -305,18 +370,21 @@ fn tokens_between(start: ParseStream, end: ParseStream) -> TokenStream {
     tokens
 }
 
-/// `(args)` if present.
-fn parse_args(input: ParseStream) -> syn::Result<Option<Args>> {
+/// `(args)` if present. A syntax error inside is returned after the rest of
+/// the parentheses is skipped, so the enclosing list goes on cleanly.
+pub(crate) fn parse_args(input: ParseStream) -> syn::Result<Option<Args>> {
     if !input.peek(syn::token::Paren) {
         return Ok(None);
     }
     let content;
     let paren = parenthesized!(content in input);
-    let items = content
-        .parse_terminated(Expr::parse, Token![,])?
-        .into_iter()
-        .map(arg_of)
-        .collect();
+    let items = match content.parse_terminated(Expr::parse, Token![,]) {
+        Ok(items) => items.into_iter().map(arg_of).collect(),
+        Err(e) => {
+            skip_rest(&content);
+            return Err(e);
+        }
+    };
     Ok(Some(Args {
         span: paren.span.join(),
         items,
@@ -340,33 +408,7 @@ fn parse_unguarded(
     };
     let word = ident.to_string();
     let span = ident.span();
-    let kind = if word == "cond" {
-        input.parse::<Ident>()?;
-        NodeKind::Cond(input.parse()?)
-    } else if word == "action" {
-        input.parse::<Ident>()?;
-        NodeKind::Action(input.parse()?)
-    } else if word == "sync" {
-        NodeKind::Sync(input.parse::<Ident>()?)
-    } else if word == "monitor" {
-        let ident = input.parse::<Ident>()?;
-        NodeKind::Monitor {
-            ident,
-            args: parse_args(input)?,
-        }
-    } else if word == "wait" {
-        let ident = input.parse::<Ident>()?;
-        NodeKind::Wait {
-            ident,
-            args: parse_args(input)?,
-        }
-    } else if let Some(constant) = Constant::from_str(&word) {
-        input.parse::<Ident>()?;
-        NodeKind::Constant(constant)
-    } else if let Some(keyword) = GroupKeyword::from_str(&word) {
-        input.parse::<Ident>()?;
-        parse_group(input, keyword, ident, errors)?
-    } else {
+    let Some(kind) = Kind::from_keyword(&word) else {
         input.parse::<Ident>()?;
         // Swallow what would have been its arguments and children, so the
         // error is reported once, on the keyword.
@@ -376,14 +418,13 @@ fn parse_unguarded(
         if input.peek(syn::token::Brace) {
             let _: TokenTree = input.parse()?;
         }
-        return Err(syn::Error::new(
-            span,
-            format!(
-                "unknown node kind `{word}`; expected one of: {}, a stateful leaf type \
-                 (`MoveTo {{ .. }}`) or a subtree call (`Patrol(agent)`)",
-                crate::ast::known_keywords().join(", ")
-            ),
-        ));
+        return Err(syn::Error::new(span, unknown_kind(&word)));
+    };
+    input.parse::<Ident>()?;
+    let kind = match kind.info().syntax {
+        Syntax::Expr if kind == Kind::Cond => NodeKind::Cond(input.parse()?),
+        Syntax::Expr => NodeKind::Action(input.parse()?),
+        _ => parse_keyword(input, kind, ident, errors)?,
     };
     Ok(Node {
         label,
@@ -394,22 +435,76 @@ fn parse_unguarded(
     })
 }
 
-/// `keyword [(args)] { children }`
-fn parse_group(
+/// "unknown node kind", with the closest keyword if it looks like a typo.
+fn unknown_kind(word: &str) -> String {
+    if let Some((_, ours)) = kinds::BTCPP_NAMES
+        .iter()
+        .find(|(theirs, _)| *theirs == word)
+    {
+        return format!("unknown node kind `{word}`; this DSL calls it `{ours}`");
+    }
+    match kinds::closest(word, kinds::keywords()) {
+        Some(close) => format!("unknown node kind `{word}`; did you mean `{close}`?"),
+        None => format!(
+            "unknown node kind `{word}`; expected a node keyword such as `sequence`, `select` or \
+             `cond`, a stateful leaf type (`MoveTo {{ .. }}`) or a subtree call (`Patrol(agent)`)"
+        ),
+    }
+}
+
+/// `keyword [(args)] [as binding] [{ children }]`, as its table row says.
+fn parse_keyword(
     input: ParseStream,
-    keyword: GroupKeyword,
+    kind: Kind,
     ident: Ident,
     errors: &mut Errors,
 ) -> syn::Result<NodeKind> {
-    let args = parse_args(input)?;
-    let binding = if keyword == GroupKeyword::Rendezvous && input.peek(Token![as]) {
+    let info = kind.info();
+    let raw = parse_args(input)?;
+    let binding = if info.binds && input.peek(Token![as]) {
         input.parse::<Token![as]>()?;
         Some(input.parse::<Ident>()?)
     } else {
         None
     };
+    let example = match info.children {
+        Children::None => "",
+        _ => " { .. }",
+    };
+    let values = args::read(
+        info.keyword,
+        ident.span(),
+        raw.as_ref(),
+        &info.params,
+        example,
+        errors,
+    );
+    let list = match info.children {
+        Children::None => {
+            if input.peek(syn::token::Brace) {
+                let children: TokenTree = input.parse()?;
+                return Err(syn::Error::new(
+                    children.span(),
+                    format!("`{ident}` takes no children"),
+                ));
+            }
+            return Ok(keyword_node(
+                kind,
+                ident,
+                raw,
+                values,
+                Vec::new(),
+                0,
+                None,
+                binding,
+            ));
+        }
+        Children::Guarded => List::Deciders,
+        Children::Arms => List::Arms,
+        Children::One | Children::Many => List::Nodes,
+    };
     if !input.peek(syn::token::Brace) {
-        let what = if keyword.is_decorator() {
+        let what = if info.children == Children::One {
             "its child"
         } else {
             "its children"
@@ -418,22 +513,40 @@ fn parse_group(
     }
     let content;
     let brace = braced!(content in input);
-    let list = if keyword.is_decider() {
-        List::Deciders
-    } else if keyword == GroupKeyword::Switch {
-        List::Arms
-    } else {
-        List::Nodes
-    };
-    let children = parse_nodes(&content, errors, list);
-    Ok(NodeKind::Group {
-        keyword,
+    let (children, broken) = parse_nodes_counting(&content, errors, list);
+    Ok(keyword_node(
+        kind,
+        ident,
+        raw,
+        values,
+        children,
+        broken,
+        Some(brace.span.join()),
+        binding,
+    ))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn keyword_node(
+    kind: Kind,
+    ident: Ident,
+    args: Option<Args>,
+    values: Values,
+    children: Vec<Node>,
+    broken: usize,
+    brace_span: Option<Span>,
+    binding: Option<Ident>,
+) -> NodeKind {
+    NodeKind::Keyword {
+        kind,
+        brace_span: brace_span.unwrap_or(ident.span()),
         ident,
         args,
+        values,
         children,
-        brace_span: brace.span.join(),
+        broken,
         binding,
-    })
+    }
 }
 
 /// `success = 2` is a named argument; anything else is positional.
@@ -490,11 +603,9 @@ fn parse_path_node(input: ParseStream, label: Option<Lifetime>) -> syn::Result<N
 fn not_a_node(span: Span) -> syn::Error {
     syn::Error::new(
         span,
-        format!(
-            "expected a node: one of {}, a stateful leaf type (`MoveTo {{ .. }}`) or a subtree \
-             call (`Patrol(agent)`); wrap Rust expressions in `cond` or `action`",
-            crate::ast::known_keywords().join(", ")
-        ),
+        "expected a node: a keyword such as `sequence` or `cond`, a stateful leaf type \
+         (`MoveTo { .. }`) or a subtree call (`Patrol(agent)`); wrap Rust expressions in `cond` \
+         or `action`",
     )
 }
 
@@ -506,6 +617,18 @@ fn skip_to_comma(input: ParseStream) {
             if matches!(&tt, TokenTree::Punct(p) if p.as_char() == ',') {
                 break;
             }
+            rest = next;
+        }
+        Ok(((), rest))
+    });
+}
+
+/// Skips everything left in a delimited group, so that dropping it does not
+/// make its parent fail.
+fn skip_rest(input: ParseStream) {
+    let _ = input.step(|cursor| {
+        let mut rest = *cursor;
+        while let Some((_, next)) = rest.token_tree() {
             rest = next;
         }
         Ok(((), rest))
@@ -568,28 +691,18 @@ mod tests {
         assert_eq!(tree.name, "Guard");
         assert_eq!(tree.params.len(), 2);
         assert_eq!(tree.attrs.len(), 1);
-        let NodeKind::Group {
-            keyword, children, ..
-        } = &tree.roots[0].kind
-        else {
-            panic!()
-        };
-        assert_eq!(*keyword, GroupKeyword::Select);
+        let root = &tree.roots[0];
+        assert_eq!(root.kind(), Kind::Select);
+        let children = root.children();
         assert_eq!(children.len(), 5);
         assert_eq!(children[0].label.as_ref().unwrap().ident, "fight");
-        assert!(matches!(children[2].kind, NodeKind::Subtree { .. }));
-        assert!(matches!(children[3].kind, NodeKind::Leaf { .. }));
-        assert!(matches!(
-            children[4].kind,
-            NodeKind::Constant(Constant::Success)
-        ));
-        let NodeKind::Group {
-            args: Some(args), ..
-        } = &children[1].kind
-        else {
+        assert_eq!(children[2].kind(), Kind::Subtree);
+        assert_eq!(children[3].kind(), Kind::Leaf);
+        assert_eq!(children[4].kind(), Kind::Success);
+        let NodeKind::Keyword { values, .. } = &children[1].kind else {
             panic!()
         };
-        assert_eq!(args.items.len(), 1);
+        assert_eq!(values.count("count"), Some(3));
     }
 
     #[test]
@@ -597,29 +710,66 @@ mod tests {
         let input = parse_ok(quote! {
             tree T(a: &mut A) { parallel(success = 1, failure = 2) { running, running } }
         });
-        let NodeKind::Group {
-            args: Some(args), ..
-        } = &input.trees[0].roots[0].kind
-        else {
+        let NodeKind::Keyword { values, .. } = &input.trees[0].roots[0].kind else {
             panic!()
         };
-        let names: Vec<String> = args
-            .items
-            .iter()
-            .map(|a| a.name.as_ref().unwrap().to_string())
-            .collect();
+        let names: Vec<&str> = values.given().map(|(name, _)| name).collect();
         assert_eq!(names, ["success", "failure"]);
     }
 
     #[test]
-    fn unknown_keyword_lists_known_ones_and_parsing_continues() {
+    fn unknown_keyword_suggests_the_closest_and_parsing_continues() {
         let messages = parse_err(quote! {
-            tree T(a: &mut A) { sequence { sequense { success }, cond a.ok(), selekt { failure } } }
+            tree T(a: &mut A) { sequence { sequense { success }, cond a.ok(), selekt { failure }, frobnicate } }
         });
-        assert_eq!(messages.len(), 2, "{messages:?}");
-        assert!(messages[0].starts_with("unknown node kind `sequense`"));
-        assert!(messages[0].contains("reactive_select"));
-        assert!(messages[1].starts_with("unknown node kind `selekt`"));
+        assert_eq!(messages.len(), 3, "{messages:?}");
+        assert_eq!(
+            messages[0],
+            "unknown node kind `sequense`; did you mean `sequence`?"
+        );
+        assert_eq!(
+            messages[1],
+            "unknown node kind `selekt`; did you mean `select`?"
+        );
+        assert!(messages[2].starts_with("unknown node kind `frobnicate`; expected a node keyword"));
+    }
+
+    #[test]
+    fn a_label_without_a_node_says_so() {
+        let messages = parse_err(quote! { tree T(a: &mut A) { sequence { success, 'x: } } });
+        assert_eq!(
+            messages,
+            ["label `'x` has no node after it: write `'x: node`"]
+        );
+    }
+
+    #[test]
+    fn a_syntax_error_in_parentheses_keeps_the_other_trees() {
+        let mut errors = Errors::default();
+        let input = parse(
+            quote! {
+                tree A(a: &mut A) { repeat(,) { success } }
+                tree B(b: &mut, c: u8) { success }
+                tree C(c: &mut C) { success }
+            },
+            &mut errors,
+        );
+        assert_eq!(errors.messages().len(), 2, "{:?}", errors.messages());
+        let names: Vec<String> = input.trees.iter().map(|t| t.name.to_string()).collect();
+        assert_eq!(names, ["A", "B", "C"]);
+    }
+
+    #[test]
+    fn crate_path_attribute_is_taken_from_the_attributes() {
+        let input = parse_ok(quote! {
+            /// Docs.
+            #[bt(crate = engine::bt)]
+            tree T(a: &mut A) { success }
+        });
+        let tree = &input.trees[0];
+        assert_eq!(tree.attrs.len(), 1);
+        let krate = tree.krate.as_ref().unwrap();
+        assert_eq!(quote!(#krate).to_string(), "engine :: bt");
     }
 
     #[test]
@@ -657,9 +807,7 @@ mod tests {
         });
         let tree = &input.trees[0];
         assert!(tree.params[1].context_attr.is_some());
-        let NodeKind::Group { children, .. } = &tree.roots[0].kind else {
-            panic!()
-        };
+        let children = tree.roots[0].children();
         let kinds = |i: usize| -> Vec<&'static str> {
             children[i]
                 .guard
@@ -705,5 +853,12 @@ mod tests {
             tree T(a: &mut A) { prioritized { when a.ok(), success } }
         });
         assert_eq!(messages, ["expected `=>` and the child after the guard"]);
+        let messages = parse_err(quote! {
+            tree T(a: &mut A) { prioritized { wen a.ok() => success } }
+        });
+        assert!(
+            messages[0].starts_with("unknown node kind `wen`"),
+            "{messages:?}"
+        );
     }
 }

@@ -200,28 +200,3 @@ impl<D: Flags + Copy, S: Flags + Copy, T: Trace> Context for Ctx<D, S, T> {
         &self.trace
     }
 }
-
-/// Flag preconditions, as generated for `flags(..)` and `stimuli(..)`
-/// guard clauses.
-pub mod flags {
-    use bitflags::Flags;
-
-    /// `any = want`: at least one flag of `want` is set (an empty `want`
-    /// never passes).
-    #[inline]
-    pub fn any<F: Flags>(have: F, want: F) -> bool {
-        have.intersects(want)
-    }
-
-    /// `all = want`: every flag of `want` is set.
-    #[inline]
-    pub fn all<F: Flags>(have: F, want: F) -> bool {
-        have.contains(want)
-    }
-
-    /// `none = want`: no flag of `want` is set.
-    #[inline]
-    pub fn none<F: Flags>(have: F, want: F) -> bool {
-        !have.intersects(want)
-    }
-}

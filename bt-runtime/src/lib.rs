@@ -23,6 +23,9 @@
 #[cfg(feature = "std")]
 extern crate std;
 
+#[doc(hidden)]
+#[path = "private.rs"]
+pub mod __private;
 mod context;
 pub mod decide;
 mod leaf;
@@ -34,10 +37,10 @@ mod stimuli;
 pub mod trace;
 
 pub use bitflags;
-pub use context::{Context, Ctx, NoFlags, flags};
+pub use context::{Context, Ctx, NoFlags};
 pub use decide::{HookResult, TickError};
 pub use leaf::Leaf;
-pub use meta::{ActiveNode, BehaviorTree, Embed, NodeInfo, NodeKind};
+pub use meta::{ActiveNode, BehaviorTree, NodeInfo, NodeKind};
 pub use rand_core;
 pub use status::Status;
 pub use stimuli::{Stimuli, StimuliFull, Stimulus};

@@ -74,6 +74,44 @@ pub enum NodeKind {
 }
 
 impl NodeKind {
+    /// Every kind, in the order of the node-kind table.
+    pub const ALL: &'static [NodeKind] = &[
+        NodeKind::Sequence,
+        NodeKind::ReactiveSequence,
+        NodeKind::Select,
+        NodeKind::ReactiveSelect,
+        NodeKind::Parallel,
+        NodeKind::Invert,
+        NodeKind::ForceSuccess,
+        NodeKind::ForceFailure,
+        NodeKind::Repeat,
+        NodeKind::Retry,
+        NodeKind::Prioritized,
+        NodeKind::Sequential,
+        NodeKind::Random,
+        NodeKind::Shuffle,
+        NodeKind::Scored,
+        NodeKind::Scope,
+        NodeKind::Wait,
+        NodeKind::Timeout,
+        NodeKind::Delay,
+        NodeKind::Cooldown,
+        NodeKind::RunOnce,
+        NodeKind::Gate,
+        NodeKind::GlobalCooldown,
+        NodeKind::Rendezvous,
+        NodeKind::Sync,
+        NodeKind::Monitor,
+        NodeKind::Switch,
+        NodeKind::Cond,
+        NodeKind::Action,
+        NodeKind::Leaf,
+        NodeKind::Subtree,
+        NodeKind::Success,
+        NodeKind::Failure,
+        NodeKind::Running,
+    ];
+
     /// The DSL keyword of this kind (`"leaf"` and `"subtree"` for the two
     /// kinds written as Rust paths).
     pub const fn keyword(self) -> &'static str {

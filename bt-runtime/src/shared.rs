@@ -7,6 +7,7 @@
 //! (`shared: &SquadShared`), and every agent of the tree is ticked with the
 //! same object.
 
+use crate::__private::{Meeting, Sync};
 use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 /// `gate(n)`: at most `n` agents inside a branch at once (a counting
@@ -26,7 +27,7 @@ impl Gate {
 
     /// Takes a permit if fewer than `capacity` are taken.
     #[inline]
-    pub fn try_enter(&self, capacity: u32) -> bool {
+    pub(crate) fn try_enter(&self, capacity: u32) -> bool {
         self.inside
             .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
                 (n < capacity).then_some(n + 1)
@@ -36,7 +37,7 @@ impl Gate {
 
     /// Gives a permit back.
     #[inline]
-    pub fn leave(&self) {
+    pub(crate) fn leave(&self) {
         let before = self.inside.fetch_sub(1, Ordering::AcqRel);
         debug_assert!(before > 0, "a gate permit was given back twice");
     }
@@ -83,7 +84,7 @@ impl GlobalCooldown {
     /// Someone finished the branch at `now`: closed until `now + seconds`
     /// (or later, if another agent already closed it for longer).
     #[inline]
-    pub fn start(&self, now: f64, seconds: f64) {
+    pub(crate) fn start(&self, now: f64, seconds: f64) {
         let until = now + seconds;
         let _ = self
             .ready_at
@@ -91,53 +92,6 @@ impl GlobalCooldown {
                 (until > f64::from_bits(bits)).then_some(until.to_bits())
             });
     }
-}
-
-/// A member's progress through a `rendezvous` node.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Phase {
-    /// Not in the rendezvous.
-    #[default]
-    Idle,
-    /// Joined; waiting for the group to be complete.
-    Waiting,
-    /// The group is complete; running the body.
-    Meeting,
-}
-
-/// What one agent remembers about its rendezvous: kept in its tree state.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Member {
-    /// Where it stands.
-    pub phase: Phase,
-    /// The group it joined.
-    pub generation: u32,
-    /// Its role, `0..n`.
-    pub role: u8,
-    /// `sync` points passed.
-    pub syncs: u16,
-}
-
-/// Where an agent stands in a rendezvous, from [`Rendezvous::poll`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Meeting {
-    /// The group is not complete yet.
-    Waiting,
-    /// All members are there: run the body.
-    Complete,
-    /// The group dissolved before it was complete (a member left): fail.
-    Dissolved,
-}
-
-/// Where an agent stands at a `sync` point, from [`Rendezvous::sync`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Sync {
-    /// Not every member has arrived yet.
-    Waiting,
-    /// Every member arrived: go on.
-    Passed,
-    /// A member left the group before arriving: fail.
-    Broken,
 }
 
 /// `rendezvous(n) as role { .. }`: exactly `n` agents meet, each with a
@@ -200,7 +154,7 @@ impl Rendezvous {
     /// Joins the forming group of `n`: `Some((generation, role))`, or
     /// `None` when a complete group is still running.
     #[inline]
-    pub fn join(&self, n: u32) -> Option<(u32, u32)> {
+    pub(crate) fn join(&self, n: u32) -> Option<(u32, u32)> {
         let word = self
             .update(|w| {
                 let (g, joined, left, arrived) = unpack(w);
@@ -213,7 +167,7 @@ impl Rendezvous {
 
     /// Whether the group of `generation` is complete.
     #[inline]
-    pub fn poll(&self, generation: u32, n: u32) -> Meeting {
+    pub(crate) fn poll(&self, generation: u32, n: u32) -> Meeting {
         let (g, joined, _, _) = unpack(self.word.load(Ordering::Acquire));
         if g != generation & GEN_MASK as u32 {
             Meeting::Dissolved
@@ -228,7 +182,7 @@ impl Rendezvous {
     /// group; after, it counts as gone, and the last one out frees the
     /// rendezvous for the next group.
     #[inline]
-    pub fn leave(&self, generation: u32, n: u32) {
+    pub(crate) fn leave(&self, generation: u32, n: u32) {
         let _ = self.update(|w| {
             let (g, joined, left, arrived) = unpack(w);
             if g != generation & GEN_MASK as u32 {
@@ -244,7 +198,7 @@ impl Rendezvous {
     /// Counts this member's arrival at its `phase`-th `sync` point (call
     /// once per member and point).
     #[inline]
-    pub fn arrive(&self, generation: u32) {
+    pub(crate) fn arrive(&self, generation: u32) {
         let _ = self.update(|w| {
             let (g, joined, left, arrived) = unpack(w);
             (g == generation & GEN_MASK as u32).then(|| pack(g, joined, left, arrived + 1))
@@ -253,7 +207,7 @@ impl Rendezvous {
 
     /// Whether the `phase`-th `sync` point (from 0) may be passed.
     #[inline]
-    pub fn sync(&self, generation: u32, n: u32, phase: u32) -> Sync {
+    pub(crate) fn sync(&self, generation: u32, n: u32, phase: u32) -> Sync {
         let (g, _, left, arrived) = unpack(self.word.load(Ordering::Acquire));
         if g != generation & GEN_MASK as u32 {
             Sync::Broken

@@ -6,7 +6,6 @@
 //! 3 to 5 report every tick (3: tick start and end; 4: each active child
 //! continued; 5: every guard's verdict).
 
-use crate::context::Context;
 use crate::meta::NodeInfo;
 use crate::status::Status;
 
@@ -105,30 +104,6 @@ impl<T: Trace + ?Sized> Trace for &T {
     fn event(&self, event: &TraceEvent) {
         (**self).event(event)
     }
-}
-
-/// The trace level wanted for this context's agent; constant 0 with
-/// [`NoTrace`]. Used by generated code before it builds an event.
-#[inline(always)]
-pub fn level<C: Context>(cx: &C) -> u8 {
-    if <C::Trace as Trace>::ENABLED {
-        cx.tracer().level(cx.agent())
-    } else {
-        0
-    }
-}
-
-/// Builds and sends one event. Used by generated code after checking
-/// [`level`].
-#[inline(never)]
-pub fn emit<C: Context>(cx: &C, level: u8, node: &'static NodeInfo, what: Event) {
-    cx.tracer().event(&TraceEvent {
-        level,
-        agent: cx.agent(),
-        now: cx.now(),
-        node,
-        what,
-    });
 }
 
 /// One trace event.

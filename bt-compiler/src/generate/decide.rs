@@ -19,11 +19,10 @@
 //! per child: the loop always ends. `redecides = N` bounds it further and
 //! reports the excess as a `TickError`.
 
-use super::{Gen, local, status, uint_for};
+use super::{Gen, mask_for, names, status};
 use crate::ir::{ClauseKind, FlagMode, Kind, Policy};
-use proc_macro2::{Literal, Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
-use syn::Lifetime;
+use proc_macro2::{Literal, TokenStream};
+use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
 /// A field of a decider variant.
@@ -79,11 +78,11 @@ impl Gen<'_> {
         let Some(cx) = &self.tree.context else {
             return TokenStream::new();
         };
-        let nodes = local("__nodes");
+        let nodes = names::nodes();
         let level = Literal::u8_unsuffixed(level);
         quote! {
-            if ::bt::trace::level(&#cx) >= #level {
-                ::bt::trace::emit(&#cx, #level, &#nodes[#at], ::bt::trace::Event::#event);
+            if ::__bt::__private::trace_level(&#cx) >= #level {
+                ::__bt::__private::trace_emit(&#cx, #level, &#nodes[#at], ::__bt::trace::Event::#event);
             }
         }
     }
@@ -98,30 +97,30 @@ impl Gen<'_> {
         let node = self.tree.node(id);
         let n = node.children.len();
         let label = self.label(id);
-        let redo = Lifetime::new(&format!("'redecide_n{id}"), Span::mixed_site());
-        let decide = Lifetime::new(&format!("'decide_n{id}"), Span::mixed_site());
+        let redo = names::redecide(id);
+        let decide = names::decide(id);
         let place = self.place(id);
         let ty = self.type_ident(id);
-        let mask_ty = uint_for((1u128 << (n - 1)) * 2 - 1);
+        let mask_ty = mask_for(n);
         let (mask, limit, r, i, fresh) = (
-            local("__mask"),
-            local("__limit"),
-            local("__r"),
-            local("__i"),
-            local("__fresh"),
+            names::mask(),
+            names::limit(),
+            names::result(),
+            names::index(),
+            names::fresh(),
         );
         let (running, ok, fail) = (status("Running"), status("Success"), status("Failure"));
-        let nodes = local("__nodes");
+        let nodes = names::nodes();
         let children = &node.children;
         let child_info = quote!(&#nodes[[#(#children),*][#i]]);
         let has_cx = self.tree.context.is_some();
-        let redecide_count = local("__redecides");
+        let redecide_count = names::redecides();
 
         // After child `__i` failed and its state is gone: mask it, redecide.
         let on_fail = {
             let bound = redecides.map(|max| {
                 let max = Literal::u32_unsuffixed(max);
-                let error = local("__error");
+                let error = names::error();
                 let trace = self.trace(1, id, quote!(RedecideLimit));
                 let tree_name = &self.tree.name;
                 quote! {
@@ -129,7 +128,7 @@ impl Gen<'_> {
                     if #redecide_count > #max {
                         #trace
                         if #error.is_none() {
-                            #error = ::core::option::Option::Some(&<#tree_name as ::bt::BehaviorTree>::NODES[#id]);
+                            #error = ::core::option::Option::Some(&<#tree_name as ::__bt::BehaviorTree>::NODES[#id]);
                         }
                         break #label #fail;
                     }
@@ -168,27 +167,27 @@ impl Gen<'_> {
             });
             let bookkeeping = match policy {
                 Policy::Sequential => {
-                    let field = format_ident!("n{}_next", id);
+                    let field = names::keep_field(id, "next");
                     let next = Literal::usize_unsuffixed((k + 1) % n);
-                    let keep = local("__k");
+                    let keep = names::keep();
                     Some(quote!(#keep.#field = #next;))
                 }
                 Policy::Shuffle => {
-                    let field = format_ident!("n{}_used", id);
-                    let keep = local("__k");
+                    let field = names::keep_field(id, "used");
+                    let keep = names::keep();
                     Some(quote!(#keep.#field |= (1 as #mask_ty) << #k_lit;))
                 }
                 _ => None,
             };
             let activated = self.trace(1, id, quote!(Activate { child: &#nodes[#c] }));
-            let value = local("__v");
+            let value = names::value();
             if child.can_run {
                 let variant = self.variant(c);
                 let inits = self.decider_fields(c).into_iter().map(|(f, _)| match f {
                     Field::State => quote!(::core::default::Default::default()),
                     Field::Value => quote!(#value),
                     Field::Since => {
-                        let now = local("__now");
+                        let now = names::now();
                         quote!(#now)
                     }
                 });
@@ -221,7 +220,7 @@ impl Gen<'_> {
                     #bookkeeping
                     #activated
                     let #i: usize = #k_lit;
-                    let #r: ::bt::Status = {
+                    let #r: ::__bt::Status = {
                         #bind
                         #eval
                         #r
@@ -244,7 +243,7 @@ impl Gen<'_> {
             let masked = self.trace(
                 5,
                 id,
-                quote!(Guard { child: &#nodes[#c], verdict: ::bt::trace::Verdict::Masked }),
+                quote!(Guard { child: &#nodes[#c], verdict: ::__bt::trace::Verdict::Masked }),
             );
             let guard = self.guard(id, c, accept);
             quote! {
@@ -256,7 +255,7 @@ impl Gen<'_> {
             }
         };
 
-        let keep = local("__k");
+        let keep = names::keep();
         let choose = match policy {
             Policy::Prioritized => {
                 let checks = (0..n).map(|k| {
@@ -269,8 +268,8 @@ impl Gen<'_> {
                 quote!(#(#checks)*)
             }
             Policy::Sequential => {
-                let field = format_ident!("n{}_next", id);
-                let (start, j) = (local("__start"), local("__j"));
+                let field = names::keep_field(id, "next");
+                let (start, j) = (names::start(), names::offset());
                 let arms = (0..n).map(|k| {
                     let check = check(k, activate(k));
                     {
@@ -292,14 +291,14 @@ impl Gen<'_> {
             }
             Policy::Random | Policy::Shuffle | Policy::Scored => {
                 let (accepted, best, best_score, pick, score, value) = (
-                    local("__accepted"),
-                    local("__best"),
-                    local("__best_score"),
-                    local("__pick"),
-                    local("__score"),
-                    local("__v"),
+                    names::accepted(),
+                    names::best(),
+                    names::best_score(),
+                    names::pick(),
+                    names::score(),
+                    names::value(),
                 );
-                let slot = |k: usize| format_ident!("__v{}", k, span = Span::mixed_site());
+                let slot = names::slot;
                 let slots = (0..n).filter_map(|k| {
                     let c = children[k];
                     let (_, ty) = self.tree.node(c).binding()?;
@@ -332,18 +331,18 @@ impl Gen<'_> {
                 let rng = rng.map(|e| quote_spanned!(e.span()=> #e));
                 let picked = match policy {
                     Policy::Random => quote! {
-                        ::bt::decide::pick(#rng, #accepted as u128).unwrap_or(#n)
+                        ::__bt::__private::pick(#rng, #accepted as u128).unwrap_or(#n)
                     },
                     Policy::Shuffle => {
-                        let field = format_ident!("n{}_used", id);
-                        let fresh_round = local("__c");
+                        let field = names::keep_field(id, "used");
+                        let fresh_round = names::candidates();
                         quote! {{
                             let mut #fresh_round = #accepted & !#keep.#field;
                             if #fresh_round == 0 {
                                 #keep.#field = 0;
                                 #fresh_round = #accepted;
                             }
-                            ::bt::decide::pick(#rng, #fresh_round as u128).unwrap_or(#n)
+                            ::__bt::__private::pick(#rng, #fresh_round as u128).unwrap_or(#n)
                         }}
                     }
                     _ => quote!(#best),
@@ -415,7 +414,7 @@ impl Gen<'_> {
                     });
                     let cont = has_cx.then(|| {
                         let t = field_local(Field::Since);
-                        let now = local("__now");
+                        let now = names::now();
                         let trace = self.trace(
                             4,
                             id,
@@ -437,7 +436,7 @@ impl Gen<'_> {
             let ended_ok = end_trace(ok.clone());
             let ended_fail = end_trace(fail.clone());
             quote! {
-                let (#r, #i): (::bt::Status, usize) = match #place {
+                let (#r, #i): (::__bt::Status, usize) = match #place {
                     #(#arms)*
                     #ty::Idle => {
                         #none_accepted
@@ -488,10 +487,10 @@ impl Gen<'_> {
     /// in `__v` and the score in `__score`.
     fn guard(&self, group: usize, c: usize, accept: TokenStream) -> TokenStream {
         let node = self.tree.node(c);
-        let label = Lifetime::new(&format!("'guard_n{c}"), Span::mixed_site());
-        let nodes = local("__nodes");
+        let label = names::guard(c);
+        let nodes = names::nodes();
         let (value, score, now, keep) =
-            (local("__v"), local("__score"), local("__now"), local("__k"));
+            (names::value(), names::score(), names::now(), names::keep());
         let cx = self.tree.context.as_ref();
         let mut code = Vec::new();
         let mut has_score = false;
@@ -500,7 +499,7 @@ impl Gen<'_> {
             let trace = self.trace(
                 5,
                 group,
-                quote!(Guard { child: &#nodes[#c], verdict: ::bt::trace::Verdict::Rejected(#text) }),
+                quote!(Guard { child: &#nodes[#c], verdict: ::__bt::trace::Verdict::Rejected(#text) }),
             );
             let reject = quote!({ #trace break #label; });
             code.push(match &clause.kind {
@@ -521,7 +520,7 @@ impl Gen<'_> {
                     }
                 }
                 ClauseKind::Every(d) => {
-                    let field = format_ident!("n{}_every", c);
+                    let field = names::keep_field(c, "every");
                     let seconds = quote_spanned!(d.span()=> { let __d: f64 = #d; __d });
                     quote! {
                         if #now < #keep.#field #reject
@@ -534,16 +533,17 @@ impl Gen<'_> {
                     expr,
                 } => {
                     let have = if *stimuli {
-                        quote!(::bt::Context::stimuli_flags(&#cx))
+                        quote!(::__bt::Context::stimuli_flags(&#cx))
                     } else {
-                        quote!(::bt::Context::decision_flags(&#cx))
+                        quote!(::__bt::Context::decision_flags(&#cx))
                     };
                     let test = match mode {
                         FlagMode::Any => quote!(any),
                         FlagMode::All => quote!(all),
                         FlagMode::None => quote!(none),
                     };
-                    let call = quote_spanned!(expr.span()=> ::bt::flags::#test(#have, #expr));
+                    let call =
+                        quote_spanned!(expr.span()=> ::__bt::__private::flags::#test(#have, #expr));
                     quote!(if !#call #reject)
                 }
             });
@@ -552,7 +552,7 @@ impl Gen<'_> {
         let accepted = self.trace(
             5,
             group,
-            quote!(Guard { child: &#nodes[#c], verdict: ::bt::trace::Verdict::Accepted(#score) }),
+            quote!(Guard { child: &#nodes[#c], verdict: ::__bt::trace::Verdict::Accepted(#score) }),
         );
         quote! {
             #label: {
@@ -572,9 +572,9 @@ impl Gen<'_> {
 
 /// The local a decider variant field is bound to.
 pub(super) fn field_local(field: Field) -> proc_macro2::Ident {
-    local(match field {
-        Field::State => "__ds",
-        Field::Value => "__dv",
-        Field::Since => "__dt",
-    })
+    match field {
+        Field::State => names::decider_state(),
+        Field::Value => names::decider_value(),
+        Field::Since => names::decider_since(),
+    }
 }

@@ -1,7 +1,7 @@
 //! The `BehaviorTree` impl: the static node table and the walk over an
 //! agent's active path.
 
-use super::{Gen, local};
+use super::{Gen, names};
 use crate::ir::Kind;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -12,7 +12,7 @@ impl Gen<'_> {
         let name_str = name.to_string();
         let nodes = self.tree.nodes.iter().map(|node| {
             let id = node.id;
-            let kind = syn::Ident::new(node.kind.runtime_name(), proc_macro2::Span::call_site());
+            let kind = syn::Ident::new(node.row.info().runtime, proc_macro2::Span::call_site());
             let label = match &node.label {
                 Some(l) => quote!(::core::option::Option::Some(#l)),
                 None => quote!(::core::option::Option::None),
@@ -30,10 +30,10 @@ impl Gen<'_> {
                 None => quote!(::core::option::Option::None),
             };
             quote! {
-                ::bt::NodeInfo {
+                ::__bt::NodeInfo {
                     tree: #name_str,
                     id: #id,
-                    kind: ::bt::NodeKind::#kind,
+                    kind: ::__bt::NodeKind::#kind,
                     label: #label,
                     parent: #parent,
                     depth: #depth,
@@ -45,7 +45,7 @@ impl Gen<'_> {
             }
         });
         let root = self.tree.node(0);
-        let active_local = local("__active");
+        let active_local = names::active();
         let (is_active, visit) = if root.has_state {
             let active = self.active(0, quote!(&#active_local.root));
             let visit = self.visit(0, Some(quote!(&#active_local.root)), None);
@@ -54,28 +54,28 @@ impl Gen<'_> {
         } else {
             (quote!(false), TokenStream::new())
         };
-        let (depth, visitor) = (local("__depth"), local("__visit"));
+        let (depth, visitor) = (names::depth(), names::visitor());
         let active_ty = self.active_ident();
         let keep_ty = self.keep_ty();
         let parts = self.parts_ident();
-        let keep_param = local("__keep");
+        let keep_param = names::keep_part();
         let a = syn::Lifetime::new("'__a", proc_macro2::Span::mixed_site());
         quote! {
-            impl ::bt::BehaviorTree for #name {
+            impl ::__bt::BehaviorTree for #name {
                 const NAME: &'static str = #name_str;
-                const NODES: &'static [::bt::NodeInfo] = &[#(#nodes),*];
+                const NODES: &'static [::__bt::NodeInfo] = &[#(#nodes),*];
 
                 #[inline]
                 fn is_active(&self) -> bool {
-                    <Self as ::bt::Embed>::is_active(&self.active)
+                    <Self as ::__bt::__private::Embed>::is_active(&self.active)
                 }
 
-                fn visit_active<F: ::core::ops::FnMut(::bt::ActiveNode)>(&self, depth: usize, visit: &mut F) {
-                    <Self as ::bt::Embed>::visit_active(&self.active, depth, visit)
+                fn visit_active<F: ::core::ops::FnMut(::__bt::ActiveNode)>(&self, depth: usize, visit: &mut F) {
+                    <Self as ::__bt::__private::Embed>::visit_active(&self.active, depth, visit)
                 }
             }
 
-            impl ::bt::Embed for #name {
+            impl ::__bt::__private::Embed for #name {
                 type Active = #active_ty;
                 type Keep = #keep_ty;
                 type Parts<#a> = #parts<#a>;
@@ -92,7 +92,7 @@ impl Gen<'_> {
                 }
 
                 #[allow(unused_variables, clippy::all)]
-                fn visit_active<F: ::core::ops::FnMut(::bt::ActiveNode)>(#active_local: &#active_ty, #depth: usize, #visitor: &mut F) {
+                fn visit_active<F: ::core::ops::FnMut(::__bt::ActiveNode)>(#active_local: &#active_ty, #depth: usize, #visitor: &mut F) {
                     #visit
                 }
             }
@@ -105,13 +105,15 @@ impl Gen<'_> {
         let node = self.tree.node(id);
         match &node.kind {
             Kind::Leaf { .. } => quote!(::core::option::Option::is_some(#place)),
-            Kind::Subtree { path, .. } => quote!(<#path as ::bt::Embed>::is_active(#place)),
+            Kind::Subtree { path, .. } => {
+                quote!(<#path as ::__bt::__private::Embed>::is_active(#place))
+            }
             kind if kind.is_transparent() => self.active(node.children[0], place),
             Kind::Wait(_) => quote!(::core::option::Option::is_some(#place)),
             Kind::Scope { .. } | Kind::GlobalCooldown(_) => quote!((#place).active),
             Kind::Gate(_) => quote!((#place).held),
             Kind::Rendezvous { .. } => {
-                quote!((#place).member.phase != ::bt::shared::Phase::Idle)
+                quote!((#place).member.phase != ::__bt::__private::Phase::Idle)
             }
             Kind::Sync { .. } => quote!(*(#place)),
             Kind::Timeout(_) | Kind::Delay(_) => {
@@ -154,7 +156,7 @@ impl Gen<'_> {
     ) -> TokenStream {
         let node = self.tree.node(id);
         let tree_name = &self.tree.name;
-        let (depth, visitor) = (local("__depth"), local("__visit"));
+        let (depth, visitor) = (names::depth(), names::visitor());
         let node_depth = node.depth;
         let own_since = match (&node.kind, &place) {
             (Kind::Wait(_), Some(place)) => Some(quote!(*(#place))),
@@ -168,8 +170,8 @@ impl Gen<'_> {
             .or(since)
             .unwrap_or_else(|| quote!(::core::option::Option::None));
         let report = quote! {
-            #visitor(::bt::ActiveNode {
-                info: &<#tree_name as ::bt::BehaviorTree>::NODES[#id],
+            #visitor(::__bt::ActiveNode {
+                info: &<#tree_name as ::__bt::BehaviorTree>::NODES[#id],
                 depth: #depth + #node_depth,
                 since: #since,
             });
@@ -225,10 +227,10 @@ impl Gen<'_> {
             }
             (_, None) | (Kind::Leaf { .. }, _) => TokenStream::new(),
             (Kind::Subtree { path, .. }, Some(place)) => {
-                quote!(<#path as ::bt::Embed>::visit_active(#place, #depth + #node_depth + 1, #visitor);)
+                quote!(<#path as ::__bt::__private::Embed>::visit_active(#place, #depth + #node_depth + 1, #visitor);)
             }
             (Kind::Parallel { .. }, Some(place)) => {
-                let v = local("__v");
+                let v = names::value();
                 let children = node
                     .children
                     .iter()
@@ -263,7 +265,7 @@ impl Gen<'_> {
                     .map(|&c| {
                         let variant = self.variant(c);
                         if self.tree.node(c).has_state {
-                            let x = local(&format!("__x{c}"));
+                            let x = names::matched_child(c);
                             let visit = self.visit(c, Some(quote!(#x)), None);
                             quote!(#ty::#variant(#x) => { #visit })
                         } else {

@@ -2,13 +2,14 @@
 //! `reset`, the node state types it nests, and the `BehaviorTree` impl.
 //!
 //! Code generation trusts the IR: it never validates and never re-parses.
-//! Everything it emits is fully qualified (`::core::..`, `::bt::..`); the
+//! Everything it emits is fully qualified (`::core::..`, `::__bt::..`); the
 //! locals and block labels it introduces use `Span::mixed_site()`, so user
 //! expressions can neither see nor shadow them; user expressions keep their
 //! own spans, so type errors land on the user's tokens.
 
 mod decide;
 mod meta;
+mod names;
 mod shared;
 mod state;
 mod tick;
@@ -17,7 +18,7 @@ mod time;
 use crate::ast::TreeDef;
 use crate::ir::{Kind, Tree};
 use proc_macro2::{Ident, Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::quote;
 use syn::Lifetime;
 
 /// The complete expansion of one valid tree.
@@ -26,9 +27,13 @@ use syn::Lifetime;
 /// nodes run: the root's state and armed monitors) and `keep` (what
 /// outlives activity). A tree embedded in another as a subtree keeps its
 /// active part in the parent's running branch and its keep part in the
-/// parent's keep part, through [`::bt::Embed`]; `Name::tick` ticks through
+/// parent's keep part, through [`::__bt::__private::Embed`]; `Name::tick` ticks through
 /// the same code (`__NameParts::try_tick`).
 pub fn generate(tree: &Tree) -> TokenStream {
+    names::runtime(generate_tree(tree), &tree.krate)
+}
+
+fn generate_tree(tree: &Tree) -> TokenStream {
     let g = Gen { tree };
     let attrs = &tree.attrs;
     let vis = &tree.vis;
@@ -58,12 +63,12 @@ pub fn generate(tree: &Tree) -> TokenStream {
     let state_types = g.state_types();
     let meta = g.behavior_tree_impl();
     let (active_ty, keep_ty, parts) = (g.active_ident(), g.keep_ty(), g.parts_ident());
-    let (active, keep_local) = (local("__active"), local("__keep"));
+    let (active, keep_local) = (names::active(), names::keep_part());
     let a = Lifetime::new("'__a", Span::mixed_site());
     let size_doc = format!(
         " Per-agent state of the `{name}` behavior tree: `{name}::default()` is an agent that \
          has not started; [`tick`]({name}::tick) advances it by one tick. Its size is \
-         `<{name} as ::bt::BehaviorTree>::STATE_SIZE` bytes."
+         `{name}::STATE_SIZE` bytes (from `BehaviorTree`)."
     );
     let has_docs = attrs.iter().any(|a| a.path().is_ident("doc"));
     let separator = has_docs.then(|| quote!(#[doc = ""]));
@@ -87,7 +92,7 @@ pub fn generate(tree: &Tree) -> TokenStream {
             impl #parts<'_> {
                 /// One tick; see the tree's own `tick`.
                 #[inline]
-                #vis fn tick(self, #params) -> ::bt::Status {
+                #vis fn tick(self, #params) -> ::__bt::Status {
                     match self.try_tick(#args) {
                         ::core::result::Result::Ok(status) => status,
                         ::core::result::Result::Err(error) => error.status(),
@@ -97,7 +102,7 @@ pub fn generate(tree: &Tree) -> TokenStream {
                 /// One tick; see the tree's own `try_tick`.
                 #[inline]
                 #lints
-                #vis fn try_tick(self, #params) -> ::core::result::Result<::bt::Status, ::bt::TickError> {
+                #vis fn try_tick(self, #params) -> ::core::result::Result<::__bt::Status, ::__bt::TickError> {
                     #unpack
                     #tick_body
                 }
@@ -109,7 +114,7 @@ pub fn generate(tree: &Tree) -> TokenStream {
                 /// One tick; see the tree's own `tick`.
                 #[inline]
                 #lints
-                #vis fn tick(self, #params) -> ::bt::Status {
+                #vis fn tick(self, #params) -> ::__bt::Status {
                     #unpack
                     #tick_body
                 }
@@ -117,7 +122,7 @@ pub fn generate(tree: &Tree) -> TokenStream {
                 /// One tick; this tree has no `redecides` bound, so it never
                 /// fails.
                 #[inline]
-                #vis fn try_tick(self, #params) -> ::core::result::Result<::bt::Status, ::bt::TickError> {
+                #vis fn try_tick(self, #params) -> ::core::result::Result<::__bt::Status, ::__bt::TickError> {
                     ::core::result::Result::Ok(self.tick(#args))
                 }
             }
@@ -148,8 +153,8 @@ pub fn generate(tree: &Tree) -> TokenStream {
             /// status the tree computed anyway; use
             /// [`try_tick`](Self::try_tick) to see the error.
             #[inline]
-            #vis fn tick(&mut self, #params) -> ::bt::Status {
-                <Self as ::bt::Embed>::parts(&mut self.active, &mut self.keep).tick(#args)
+            #vis fn tick(&mut self, #params) -> ::__bt::Status {
+                <Self as ::__bt::__private::Embed>::parts(&mut self.active, &mut self.keep).tick(#args)
             }
 
 
@@ -157,8 +162,8 @@ pub fn generate(tree: &Tree) -> TokenStream {
             /// exceeded its `redecides = N` bound as an error. Trees without
             /// such a bound never return an error.
             #[inline]
-            #vis fn try_tick(&mut self, #params) -> ::core::result::Result<::bt::Status, ::bt::TickError> {
-                <Self as ::bt::Embed>::parts(&mut self.active, &mut self.keep).try_tick(#args)
+            #vis fn try_tick(&mut self, #params) -> ::core::result::Result<::__bt::Status, ::__bt::TickError> {
+                <Self as ::__bt::__private::Embed>::parts(&mut self.active, &mut self.keep).try_tick(#args)
             }
 
             /// Halts every running node, deepest first (running stateful
@@ -217,6 +222,14 @@ pub fn generate(tree: &Tree) -> TokenStream {
 /// impl, so that the user's code calling them (or embedding the tree) still
 /// type-checks and only the tree's own errors are reported.
 pub fn skeleton(tree: &TreeDef) -> TokenStream {
+    let krate = tree
+        .krate
+        .clone()
+        .unwrap_or_else(|| syn::parse_quote!(::bt));
+    names::runtime(skeleton_tree(tree), &krate)
+}
+
+fn skeleton_tree(tree: &TreeDef) -> TokenStream {
     let attrs = &tree.attrs;
     let vis = &tree.vis;
     let name = &tree.name;
@@ -226,8 +239,8 @@ pub fn skeleton(tree: &TreeDef) -> TokenStream {
     });
     let params = quote!(#(#params),*);
     let name_str = name.to_string();
-    let active_ty = format_ident!("__{}Active", name);
-    let parts = format_ident!("__{}Parts", name);
+    let active_ty = names::active_type(name);
+    let parts = names::parts_type(name);
     quote! {
         #(#attrs)*
         #[derive(::core::default::Default, ::core::clone::Clone, ::core::fmt::Debug)]
@@ -235,10 +248,10 @@ pub fn skeleton(tree: &TreeDef) -> TokenStream {
 
         #[allow(unused_variables)]
         impl #name {
-            #vis fn tick(&mut self, #params) -> ::bt::Status {
+            #vis fn tick(&mut self, #params) -> ::__bt::Status {
                 ::core::unimplemented!("tree has errors")
             }
-            #vis fn try_tick(&mut self, #params) -> ::core::result::Result<::bt::Status, ::bt::TickError> {
+            #vis fn try_tick(&mut self, #params) -> ::core::result::Result<::__bt::Status, ::__bt::TickError> {
                 ::core::unimplemented!("tree has errors")
             }
             #vis fn reset(&mut self, #params) {
@@ -262,12 +275,12 @@ pub fn skeleton(tree: &TreeDef) -> TokenStream {
 
         #[allow(unused_variables)]
         impl #parts<'_> {
-            #vis fn tick(self, #params) -> ::bt::Status {
+            #vis fn tick(self, #params) -> ::__bt::Status {
                 ::core::unimplemented!("tree has errors")
             }
         }
 
-        impl ::bt::Embed for #name {
+        impl ::__bt::__private::Embed for #name {
             type Active = #active_ty;
             type Keep = ();
             type Parts<'a> = #parts<'a>;
@@ -277,16 +290,16 @@ pub fn skeleton(tree: &TreeDef) -> TokenStream {
             fn is_active(_: &#active_ty) -> bool {
                 false
             }
-            fn visit_active<F: ::core::ops::FnMut(::bt::ActiveNode)>(_: &#active_ty, _: usize, _: &mut F) {}
+            fn visit_active<F: ::core::ops::FnMut(::__bt::ActiveNode)>(_: &#active_ty, _: usize, _: &mut F) {}
         }
 
-        impl ::bt::BehaviorTree for #name {
+        impl ::__bt::BehaviorTree for #name {
             const NAME: &'static str = #name_str;
-            const NODES: &'static [::bt::NodeInfo] = &[];
+            const NODES: &'static [::__bt::NodeInfo] = &[];
             fn is_active(&self) -> bool {
                 false
             }
-            fn visit_active<F: ::core::ops::FnMut(::bt::ActiveNode)>(&self, _: usize, _: &mut F) {}
+            fn visit_active<F: ::core::ops::FnMut(::__bt::ActiveNode)>(&self, _: usize, _: &mut F) {}
         }
     }
 }
@@ -299,7 +312,7 @@ struct Gen<'a> {
 impl Gen<'_> {
     /// The named state type of a node, e.g. `__GuardN3`.
     fn type_ident(&self, id: usize) -> Ident {
-        format_ident!("__{}N{}", self.tree.name, id)
+        names::state_type(&self.tree.name, id)
     }
 
     /// The state type of a node that has state.
@@ -313,7 +326,7 @@ impl Gen<'_> {
                 let span = syn::spanned::Spanned::span(path);
                 quote::quote_spanned!(span=> ::core::option::Option<#leaf::Memory>)
             }
-            Kind::Subtree { path, .. } => quote!(<#path as ::bt::Embed>::Active),
+            Kind::Subtree { path, .. } => quote!(<#path as ::__bt::__private::Embed>::Active),
             Kind::Wait(_) => quote!(::core::option::Option<f64>),
             Kind::Sync { .. } => quote!(bool),
             kind if kind.is_transparent() => self.ty(node.children[0]),
@@ -324,12 +337,12 @@ impl Gen<'_> {
         }
     }
 
-    /// `<Path as ::bt::Leaf<Agent>>`, spanned on the user's path so that a
+    /// `<Path as ::__bt::Leaf<Agent>>`, spanned on the user's path so that a
     /// type that is not a leaf is reported there.
     fn leaf_trait(&self, path: &syn::Path) -> TokenStream {
         let agent = &self.tree.agent;
         let span = syn::spanned::Spanned::span(path);
-        quote::quote_spanned!(span=> <#path as ::bt::Leaf<#agent>>)
+        quote::quote_spanned!(span=> <#path as ::__bt::Leaf<#agent>>)
     }
 
     /// `(place).tick(args)` or `(place).reset(args)` on an embedded tree's
@@ -353,21 +366,21 @@ impl Gen<'_> {
 
     /// The local holding `&mut` the node's state: `__s3`.
     fn place(&self, id: usize) -> Ident {
-        Ident::new(&format!("__s{id}"), Span::mixed_site())
+        names::place(id)
     }
 
     /// The label of the block implementing a node: `'n3`.
     fn label(&self, id: usize) -> Lifetime {
-        Lifetime::new(&format!("'n{id}"), Span::mixed_site())
+        names::block(id)
     }
 
     /// The variant or field naming a child in its parent's state: `N4` / `n4`.
     fn variant(&self, id: usize) -> Ident {
-        format_ident!("N{}", id)
+        names::variant(id)
     }
 
     fn field(&self, id: usize) -> Ident {
-        format_ident!("n{}", id)
+        names::field(id)
     }
 
     /// `me: &mut Agent, cx: &Ctx`
@@ -387,12 +400,12 @@ impl Gen<'_> {
 
     /// The active part's type: `__GuardActive`.
     fn active_ident(&self) -> Ident {
-        format_ident!("__{}Active", self.tree.name)
+        names::active_type(&self.tree.name)
     }
 
     /// The borrowed-parts type: `__GuardParts`.
     fn parts_ident(&self) -> Ident {
-        format_ident!("__{}Parts", self.tree.name)
+        names::parts_type(&self.tree.name)
     }
 
     /// The keep part's type: `__GuardKeep`, or `()` when nothing outlives
@@ -408,7 +421,7 @@ impl Gen<'_> {
 
     /// The type holding what outlives activity: `__GuardKeep`.
     fn keep_ident(&self) -> Ident {
-        format_ident!("__{}Keep", self.tree.name)
+        names::keep_type(&self.tree.name)
     }
 
     /// Fields of the keep type: (name, type, initial value, doc).
@@ -419,13 +432,13 @@ impl Gen<'_> {
             let id = node.id;
             match &node.kind {
                 Kind::Cooldown(_) => fields.push((
-                    format_ident!("n{}_ready", id),
+                    names::keep_field(id, "ready"),
                     quote!(f64),
                     never.clone(),
                     format!(" Time from which{} may run again.", node.describe()),
                 )),
                 Kind::RunOnce => fields.push((
-                    format_ident!("n{}_once", id),
+                    names::keep_field(id, "once"),
                     quote!(u8),
                     quote!(0),
                     format!(
@@ -437,7 +450,7 @@ impl Gen<'_> {
                     policy: crate::ir::Policy::Sequential,
                     ..
                 } => fields.push((
-                    format_ident!("n{}_next", id),
+                    names::keep_field(id, "next"),
                     {
                         let ty = uint_for(node.children.len() as u128);
                         quote!(#ty)
@@ -449,17 +462,17 @@ impl Gen<'_> {
                     policy: crate::ir::Policy::Shuffle,
                     ..
                 } => fields.push((
-                    format_ident!("n{}_used", id),
+                    names::keep_field(id, "used"),
                     {
-                        let ty = uint_for((1u128 << (node.children.len() - 1)) * 2 - 1);
+                        let ty = mask_for(node.children.len());
                         quote!(#ty)
                     },
                     quote!(0),
                     format!(" Children of{} chosen in this round.", node.describe()),
                 )),
                 Kind::Subtree { path, .. } => fields.push((
-                    format_ident!("n{}", id),
-                    quote!(<#path as ::bt::Embed>::Keep),
+                    names::field(id),
+                    quote!(<#path as ::__bt::__private::Embed>::Keep),
                     quote!(::core::default::Default::default()),
                     format!(
                         " What the subtree{} keeps across activations.",
@@ -470,7 +483,7 @@ impl Gen<'_> {
             }
             if node.guard.as_ref().and_then(|g| g.has_every()).is_some() {
                 fields.push((
-                    format_ident!("n{}_every", id),
+                    names::keep_field(id, "every"),
                     quote!(f64),
                     never.clone(),
                     format!(
@@ -526,25 +539,28 @@ impl Gen<'_> {
     }
 }
 
-/// A local introduced by generated code, invisible to user expressions.
-fn local(name: &str) -> Ident {
-    Ident::new(name, Span::mixed_site())
-}
-
-/// `::bt::Status::Success` etc.
+/// `::__bt::Status::Success` etc.
 fn status(name: &str) -> TokenStream {
     let variant = Ident::new(name, Span::call_site());
-    quote!(::bt::Status::#variant)
+    quote!(::__bt::Status::#variant)
 }
 
-/// The narrowest unsigned integer holding `max`.
-fn uint_for(max: u128) -> Ident {
-    let name = match max {
-        0..=0xff => "u8",
-        0x100..=0xffff => "u16",
-        0x1_0000..=0xffff_ffff => "u32",
-        0x1_0000_0000..=0xffff_ffff_ffff_ffff => "u64",
+/// The narrowest unsigned integer holding `max`, fully qualified.
+fn uint_for(max: u128) -> TokenStream {
+    let bits = 128 - max.leading_zeros() as usize;
+    mask_for(bits)
+}
+
+/// The narrowest unsigned integer with at least `bits` bits (at most 128,
+/// which `check` enforces), fully qualified.
+fn mask_for(bits: usize) -> TokenStream {
+    let name = match bits {
+        0..=8 => "u8",
+        9..=16 => "u16",
+        17..=32 => "u32",
+        33..=64 => "u64",
         _ => "u128",
     };
-    Ident::new(name, Span::call_site())
+    let ty = Ident::new(name, Span::call_site());
+    quote!(::core::primitive::#ty)
 }

@@ -7,19 +7,16 @@
 //! still keeps its own part (does it hold a permit, its role, ...) in its
 //! state, so halting and `reset` give everything back.
 
-use super::{Gen, local, status};
+use super::{Gen, names, status};
 use crate::ir::Kind;
 use proc_macro2::{Ident, Literal, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
 impl Gen<'_> {
     /// The field of node `id` in the shared struct: its label, else `n<id>`.
     pub(super) fn shared_field(&self, id: usize) -> Ident {
-        match &self.tree.node(id).label {
-            Some(label) => format_ident!("{}", label),
-            None => format_ident!("n{}", id),
-        }
+        names::shared_field(id, self.tree.node(id).label.as_deref())
     }
 
     /// `shared.<field>`.
@@ -35,12 +32,12 @@ impl Gen<'_> {
             .tree
             .nodes
             .iter()
-            .filter(|n| n.kind.is_shared())
+            .filter(|n| n.row.info().needs_shared)
             .map(|n| {
                 let ty = match n.kind {
-                    Kind::Gate(_) => quote!(::bt::shared::Gate),
-                    Kind::GlobalCooldown(_) => quote!(::bt::shared::GlobalCooldown),
-                    _ => quote!(::bt::shared::Rendezvous),
+                    Kind::Gate(_) => quote!(::__bt::shared::Gate),
+                    Kind::GlobalCooldown(_) => quote!(::__bt::shared::GlobalCooldown),
+                    _ => quote!(::__bt::shared::Rendezvous),
                 };
                 (
                     self.shared_field(n.id),
@@ -54,7 +51,7 @@ impl Gen<'_> {
         }
         let name = &self.tree.name;
         let vis = &self.tree.vis;
-        let ident = format_ident!("{}Shared", name);
+        let ident = names::shared_type(name);
         let doc = format!(
             " State of the `{name}` tree shared by every agent that ticks it: one field per \
              `gate`, `global_cooldown` and `rendezvous`, named by its label. Create one with \
@@ -102,16 +99,16 @@ impl Gen<'_> {
         let label = self.label(id);
         let shared = self.shared_place(id);
         let n = Literal::u32_unsuffixed(n);
-        let (r, fail) = (local("__r"), status("Failure"));
+        let (r, fail) = (names::result(), status("Failure"));
         if !node.has_state {
             let eval = self.eval(node.children[0]);
             return quote! {
                 #label: {
-                    if !#shared.try_enter(#n) {
+                    if !::__bt::__private::gate_enter(&#shared, #n) {
                         break #label #fail;
                     }
                     #eval
-                    #shared.leave();
+                    ::__bt::__private::gate_leave(&#shared);
                     #r
                 }
             };
@@ -121,7 +118,7 @@ impl Gen<'_> {
         quote! {
             #label: {
                 if !#place.held {
-                    if !#shared.try_enter(#n) {
+                    if !::__bt::__private::gate_enter(&#shared, #n) {
                         break #label #fail;
                     }
                     #place.held = true;
@@ -129,7 +126,7 @@ impl Gen<'_> {
                 #child
                 if #r.is_done() {
                     #place.held = false;
-                    #shared.leave();
+                    ::__bt::__private::gate_leave(&#shared);
                 }
                 #r
             }
@@ -143,9 +140,9 @@ impl Gen<'_> {
         let label = self.label(id);
         let shared = self.shared_place(id);
         let (r, now, d, fail) = (
-            local("__r"),
-            local("__now"),
-            local("__d"),
+            names::result(),
+            names::now(),
+            names::seconds(),
             status("Failure"),
         );
         let seconds = quote_spanned!(duration.span()=> let #d: f64 = #duration;);
@@ -158,7 +155,7 @@ impl Gen<'_> {
                     }
                     #eval
                     #seconds
-                    #shared.start(#now, #d);
+                    ::__bt::__private::cooldown_start(&#shared, #now, #d);
                     #r
                 }
             };
@@ -177,16 +174,11 @@ impl Gen<'_> {
                 if #r.is_done() {
                     #place.active = false;
                     #seconds
-                    #shared.start(#now, #d);
+                    ::__bt::__private::cooldown_start(&#shared, #now, #d);
                 }
                 #r
             }
         }
-    }
-
-    /// The local holding `&mut` the member state of rendezvous `id`.
-    pub(super) fn member_local(&self, id: usize) -> Ident {
-        local(&format!("__member_n{id}"))
     }
 
     /// `rendezvous(n) as role { child }`: join, wait (`Running`) until `n`
@@ -195,18 +187,18 @@ impl Gen<'_> {
         let label = self.label(id);
         let place = self.place(id);
         let shared = self.shared_place(id);
-        let member = self.member_local(id);
+        let member = names::member(id);
         let n = Literal::u32_unsuffixed(n);
-        let (r, fail, running) = (local("__r"), status("Failure"), status("Running"));
-        let (generation, assigned) = (local("__g"), local("__role"));
+        let (r, fail, running) = (names::result(), status("Failure"), status("Running"));
+        let (generation, assigned) = (names::generation(), names::role());
         let child = self.child_in_field(id);
         quote! {
             #label: {
                 let #member = &mut #place.member;
-                if #member.phase == ::bt::shared::Phase::Idle {
-                    match #shared.join(#n) {
+                if #member.phase == ::__bt::__private::Phase::Idle {
+                    match ::__bt::__private::rendezvous_join(&#shared, #n) {
                         ::core::option::Option::Some((#generation, #assigned)) => {
-                            #member.phase = ::bt::shared::Phase::Waiting;
+                            #member.phase = ::__bt::__private::Phase::Waiting;
                             #member.generation = #generation;
                             #member.role = #assigned as u8;
                             #member.syncs = 0;
@@ -214,15 +206,15 @@ impl Gen<'_> {
                         ::core::option::Option::None => break #label #fail,
                     }
                 }
-                if #member.phase == ::bt::shared::Phase::Waiting {
-                    match #shared.poll(#member.generation, #n) {
-                        ::bt::shared::Meeting::Waiting => break #label #running,
-                        ::bt::shared::Meeting::Dissolved => {
+                if #member.phase == ::__bt::__private::Phase::Waiting {
+                    match ::__bt::__private::rendezvous_poll(&#shared, #member.generation, #n) {
+                        ::__bt::__private::Meeting::Waiting => break #label #running,
+                        ::__bt::__private::Meeting::Dissolved => {
                             *#member = ::core::default::Default::default();
                             break #label #fail;
                         }
-                        ::bt::shared::Meeting::Complete => {
-                            #member.phase = ::bt::shared::Phase::Meeting;
+                        ::__bt::__private::Meeting::Complete => {
+                            #member.phase = ::__bt::__private::Phase::Meeting;
                         }
                     }
                 }
@@ -230,7 +222,7 @@ impl Gen<'_> {
                 #child
                 if #r.is_done() {
                     let #member = &mut #place.member;
-                    #shared.leave(#member.generation, #n);
+                    ::__bt::__private::rendezvous_leave(&#shared, #member.generation, #n);
                     *#member = ::core::default::Default::default();
                 }
                 #r
@@ -243,7 +235,7 @@ impl Gen<'_> {
     pub(super) fn sync(&self, id: usize, rendezvous: usize) -> TokenStream {
         let place = self.place(id);
         let shared = self.shared_place(rendezvous);
-        let member = self.member_local(rendezvous);
+        let member = names::member(rendezvous);
         let Kind::Rendezvous { n, .. } = self.tree.node(rendezvous).kind else {
             unreachable!("check puts every sync inside a rendezvous")
         };
@@ -251,17 +243,17 @@ impl Gen<'_> {
         let (ok, fail, running) = (status("Success"), status("Failure"), status("Running"));
         quote! {{
             if !*#place {
-                #shared.arrive(#member.generation);
+                ::__bt::__private::rendezvous_arrive(&#shared, #member.generation);
                 *#place = true;
             }
-            match #shared.sync(#member.generation, #n, ::core::primitive::u32::from(#member.syncs)) {
-                ::bt::shared::Sync::Passed => {
+            match ::__bt::__private::rendezvous_sync(&#shared, #member.generation, #n, ::core::primitive::u32::from(#member.syncs)) {
+                ::__bt::__private::Sync::Passed => {
                     *#place = false;
                     #member.syncs += 1;
                     #ok
                 }
-                ::bt::shared::Sync::Waiting => #running,
-                ::bt::shared::Sync::Broken => {
+                ::__bt::__private::Sync::Waiting => #running,
+                ::__bt::__private::Sync::Broken => {
                     *#place = false;
                     #fail
                 }
@@ -272,7 +264,7 @@ impl Gen<'_> {
     /// `monitor(expr)`: like `cond`; when false it stays armed, and the
     /// tick's first step re-checks it (see [`Gen::monitor_prepass`]).
     pub(super) fn monitor(&self, expr: &syn::Expr, index: usize) -> TokenStream {
-        let monitors = local("__monitors");
+        let monitors = names::monitors();
         let bit = self.monitor_bit(index);
         let (ok, fail) = (status("Success"), status("Failure"));
         let test = quote_spanned!(expr.span()=> if #expr);
@@ -306,9 +298,8 @@ impl Gen<'_> {
     }
 
     /// The integer holding one "armed" bit per monitor.
-    pub(super) fn monitor_type(&self) -> Ident {
-        let count = self.monitors().len().max(1) as u32;
-        super::uint_for((1u128 << (count - 1)) * 2 - 1)
+    pub(super) fn monitor_type(&self) -> TokenStream {
+        super::mask_for(self.monitors().len())
     }
 
     /// Before the tree: armed monitors are checked; the first that fires
@@ -319,8 +310,8 @@ impl Gen<'_> {
         if monitors.is_empty() {
             return TokenStream::new();
         }
-        let fired = local("__fired");
-        let active = local("__active");
+        let fired = names::fired();
+        let active = names::active();
         let tree_name = &self.tree.name;
         let checks = monitors.iter().map(|(id, expr, index)| {
             let bit = self.monitor_bit(*index);
@@ -338,13 +329,13 @@ impl Gen<'_> {
             .then(|| self.halt_place(0, quote!(&mut #active.root)));
         let trace = self.tree.context.as_ref().map(|cx| {
             quote! {
-                if ::bt::trace::level(&#cx) >= 1 {
-                    ::bt::trace::emit(
+                if ::__bt::__private::trace_level(&#cx) >= 1 {
+                    ::__bt::__private::trace_emit(
                         &#cx,
                         1,
-                        &<#tree_name as ::bt::BehaviorTree>::NODES[0],
-                        ::bt::trace::Event::MonitorFired {
-                            monitor: &<#tree_name as ::bt::BehaviorTree>::NODES[node],
+                        &<#tree_name as ::__bt::BehaviorTree>::NODES[0],
+                        ::__bt::trace::Event::MonitorFired {
+                            monitor: &<#tree_name as ::__bt::BehaviorTree>::NODES[node],
                         },
                     );
                 }
@@ -371,9 +362,9 @@ impl Gen<'_> {
         let label = self.label(id);
         let place = self.place(id);
         let ty = self.type_ident(id);
-        let r = local("__r");
+        let r = names::result();
         let args = self.args();
-        let x = local("__x");
+        let x = names::matched();
         let arms = node.children.iter().map(|&c| {
             let child = self.tree.node(c);
             let pat = child.arm.as_ref().expect("switch children are arms");

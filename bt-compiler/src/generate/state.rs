@@ -12,7 +12,7 @@
 //! innermost first) and then resets itself; a `parallel` halts its children
 //! in order.
 
-use super::{Gen, local, uint_for};
+use super::{Gen, mask_for, names, uint_for};
 use crate::ir::Kind;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -35,7 +35,7 @@ impl Gen<'_> {
             Kind::Leaf { path, .. } => {
                 let leaf = self.leaf_trait(path);
                 let agent = self.agent_arg();
-                let memory = local("__m");
+                let memory = names::memory();
                 quote! {
                     if let ::core::option::Option::Some(mut #memory) = ::core::option::Option::take(#place) {
                         #leaf::halt(&mut #memory, #agent);
@@ -145,7 +145,7 @@ impl Gen<'_> {
             if child.has_state {
                 let ty = self.ty(c);
                 variants.push(quote!(#[doc = #child_doc] #variant(#ty),));
-                let x = local("__x");
+                let x = names::matched();
                 let halt = self.halt_place(c, quote!(#x));
                 halts.push(quote!(Self::#variant(#x) => { #halt }));
             } else {
@@ -264,7 +264,7 @@ impl Gen<'_> {
         let release = matches!(node.kind, Kind::Gate(_)).then(|| {
             let shared = &self.tree.shared;
             let field = self.shared_field(id);
-            quote!(#shared.#field.leave();)
+            quote!(::__bt::__private::gate_leave(&#shared.#field);)
         });
         let definition = quote! {
             #[doc = #doc]
@@ -297,19 +297,19 @@ impl Gen<'_> {
             #[doc = #doc]
             struct #ident {
                 /// Phase, group, role and `sync` points passed.
-                member: ::bt::shared::Member,
+                member: ::__bt::__private::Member,
                 #child_field
             }
         };
         let halt = quote! {
             match self.member.phase {
-                ::bt::shared::Phase::Idle => {}
-                ::bt::shared::Phase::Waiting => {
-                    #shared.#field.leave(self.member.generation, #n);
+                ::__bt::__private::Phase::Idle => {}
+                ::__bt::__private::Phase::Waiting => {
+                    ::__bt::__private::rendezvous_leave(&#shared.#field, self.member.generation, #n);
                 }
-                ::bt::shared::Phase::Meeting => {
+                ::__bt::__private::Phase::Meeting => {
                     #halt_child
-                    #shared.#field.leave(self.member.generation, #n);
+                    ::__bt::__private::rendezvous_leave(&#shared.#field, self.member.generation, #n);
                 }
             }
             self.member = ::core::default::Default::default();
@@ -339,7 +339,7 @@ impl Gen<'_> {
             " State of{}: which children finished, and the state of those that may run.",
             node.describe()
         );
-        let mask = uint_for((1u128 << (node.children.len() - 1)) * 2 - 1);
+        let mask = mask_for(node.children.len());
         let mut fields = Vec::new();
         let mut halts = Vec::new();
         for &c in &node.children {

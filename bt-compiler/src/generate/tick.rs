@@ -1,12 +1,12 @@
 //! The tick function: one labeled block per node, nested as the tree is.
 //!
 //! Contract of [`Gen::tick`]: the code for node `n` is an expression of type
-//! `::bt::Status`; when `n` has state, `__s<n>: &mut <its state type>` is in
+//! `::__bt::Status`; when `n` has state, `__s<n>: &mut <its state type>` is in
 //! scope. A composite puts each child in a block that binds the child's
 //! place, evaluates the child into `__r`, then decides from `__r` whether to
 //! go on, return (`break 'n<id> ..`) or remember the child.
 
-use super::{Gen, local, status};
+use super::{Gen, names, status};
 use crate::ir::Kind;
 use proc_macro2::{Literal, TokenStream};
 use quote::{quote, quote_spanned};
@@ -19,43 +19,43 @@ impl Gen<'_> {
         let bind = root.has_state.then(|| {
             let place = self.place(0);
             {
-                let active = local("__active");
+                let active = names::active();
                 quote!(let #place = &mut #active.root;)
             }
         });
         let keep = (!self.keep_fields().is_empty()).then(|| {
-            let k = local("__k");
+            let k = names::keep();
             {
-                let keep = local("__keep");
+                let keep = names::keep_part();
                 quote!(let #k = &mut *#keep;)
             }
         });
         let prepass = self.monitor_prepass();
         let monitors = (!self.monitors().is_empty()).then(|| {
-            let m = local("__monitors");
+            let m = names::monitors();
             {
-                let active = local("__active");
+                let active = names::active();
                 quote!(let #m = &mut #active.monitors;)
             }
         });
         let tree_name = &self.tree.name;
         let context = self.tree.context.as_ref().map(|cx| {
-            let (now, nodes) = (local("__now"), local("__nodes"));
+            let (now, nodes) = (names::now(), names::nodes());
             quote! {
-                let #now: f64 = ::bt::Context::now(&#cx);
-                let #nodes: &'static [::bt::NodeInfo] = <#tree_name as ::bt::BehaviorTree>::NODES;
+                let #now: f64 = ::__bt::Context::now(&#cx);
+                let #nodes: &'static [::__bt::NodeInfo] = <#tree_name as ::__bt::BehaviorTree>::NODES;
             }
         });
-        let error = local("__error");
+        let error = names::error();
         let bounded = self.has_redecide_bound();
         let error_decl = bounded.then(|| {
-            quote!(let mut #error: ::core::option::Option<&'static ::bt::NodeInfo> = ::core::option::Option::None;)
+            quote!(let mut #error: ::core::option::Option<&'static ::__bt::NodeInfo> = ::core::option::Option::None;)
         });
         let eval = self.eval(0);
-        let r = local("__r");
+        let r = names::result();
         // A finished tree starts over from the root: nothing to watch.
         let disarm = (!self.monitors().is_empty()).then(|| {
-            let m = local("__monitors");
+            let m = names::monitors();
             quote!(if #r.is_done() { *#m = 0; })
         });
         let start = self.trace(3, 0, quote!(TickStart));
@@ -64,7 +64,7 @@ impl Gen<'_> {
             quote! {
                 match #error {
                     ::core::option::Option::Some(node) => ::core::result::Result::Err(
-                        ::bt::TickError::RedecideLimit { node, status: #r },
+                        ::__bt::TickError::RedecideLimit { node, status: #r },
                     ),
                     ::core::option::Option::None => ::core::result::Result::Ok(#r),
                 }
@@ -107,10 +107,10 @@ impl Gen<'_> {
     pub(super) fn eval(&self, id: usize) -> TokenStream {
         let doc = self.tree.node(id).describe();
         let code = self.tick(id);
-        let r = local("__r");
+        let r = names::result();
         quote! {
             #[doc = #doc]
-            let #r: ::bt::Status = #code;
+            let #r: ::__bt::Status = #code;
         }
     }
 
@@ -122,20 +122,21 @@ impl Gen<'_> {
                 quote_spanned!(expr.span()=> if #expr { #ok } else { #fail })
             }
             Kind::Action(expr) => {
-                let ty = quote_spanned!(expr.span()=> ::bt::Status);
-                let r = local("__r");
+                let ty = quote_spanned!(expr.span()=> ::__bt::Status);
+                let r = names::result();
                 quote!({ let #r: #ty = #expr; #r })
             }
             Kind::Constant(c) => status(match c {
-                crate::ast::Constant::Success => "Success",
-                crate::ast::Constant::Failure => "Failure",
-                crate::ast::Constant::Running => "Running",
+                crate::ir::Constant::Success => "Success",
+                crate::ir::Constant::Failure => "Failure",
+                crate::ir::Constant::Running => "Running",
             }),
             Kind::Leaf { path, literal } => self.leaf(id, path, literal),
             Kind::Subtree { path, args, paren } => {
                 let place = self.place(id);
-                let (keep, field) = (local("__k"), quote::format_ident!("n{}", id));
-                let parts = quote!(<#path as ::bt::Embed>::parts(#place, &mut #keep.#field));
+                let (keep, field) = (names::keep(), names::field(id));
+                let parts =
+                    quote!(<#path as ::__bt::__private::Embed>::parts(#place, &mut #keep.#field));
                 self.subtree_call(path, "tick", parts, args, *paren)
             }
             Kind::Sequence => self.one_of(id, false, "Success", "Failure"),
@@ -174,7 +175,7 @@ impl Gen<'_> {
         let place = self.place(id);
         let leaf = self.leaf_trait(path);
         let agent = self.agent_arg();
-        let (params, memory, r) = (local("__leaf"), local("__m"), local("__r"));
+        let (params, memory, r) = (names::leaf(), names::memory(), names::result());
         quote! {{
             let #params = #literal;
             match #place {
@@ -217,7 +218,7 @@ impl Gen<'_> {
         let label = self.label(id);
         let place = self.place(id);
         let ty = self.type_ident(id);
-        let r = local("__r");
+        let r = names::result();
         let (next_status, stop_status, running) = (status(next), status(stop), status("Running"));
         let args = self.args();
         let reset = node.has_state.then(|| {
@@ -233,7 +234,7 @@ impl Gen<'_> {
             .map(|&c| {
                 let child = self.tree.node(c);
                 let variant = self.variant(c);
-                let (temp, x) = (local("__t"), local("__x"));
+                let (temp, x) = (names::temp(), names::matched());
                 let setup = child.has_state.then(|| {
                     let child_place = self.place(c);
                     let child_ty = self.ty(c);
@@ -335,12 +336,7 @@ impl Gen<'_> {
         let entries: Vec<usize> = (1..node.children.len())
             .filter(|&i| self.tree.node(node.children[i]).can_run)
             .collect();
-        let entry_label = |i: usize| {
-            syn::Lifetime::new(
-                &format!("'resume_n{}", node.children[i]),
-                proc_macro2::Span::mixed_site(),
-            )
-        };
+        let entry_label = |i: usize| names::resume(node.children[i]);
         let arms = entries.iter().map(|&i| {
             let c = node.children[i];
             let variant = self.variant(c);
@@ -386,11 +382,11 @@ impl Gen<'_> {
         let label = self.label(id);
         let place = self.place(id);
         let ty = self.type_ident(id);
-        let r = local("__r");
+        let r = names::result();
         let args = self.args();
         let (ok, fail, running) = (status("Success"), status("Failure"), status("Running"));
         let scratch = (!node.has_state).then(|| {
-            let local_state = local("__scratch");
+            let local_state = names::scratch();
             quote! {
                 let mut #local_state = <#ty as ::core::default::Default>::default();
                 let #place = &mut #local_state;
@@ -438,7 +434,7 @@ impl Gen<'_> {
         let end = if node.can_run {
             running.clone()
         } else {
-            quote!(::bt::Status::from_bool(#place.succeeded.count_ones() >= #success))
+            quote!(::__bt::Status::from_bool(#place.succeeded.count_ones() >= #success))
         };
         quote! {
             #label: {
@@ -456,10 +452,10 @@ impl Gen<'_> {
         let c = node.children[0];
         let pass = self.pass_place(id);
         let eval = self.eval(c);
-        let r = local("__r");
+        let r = names::result();
         let running = status("Running");
         let result = match node.kind {
-            Kind::Invert => quote!(::bt::Status::invert(#r)),
+            Kind::Invert => quote!(::__bt::Status::invert(#r)),
             Kind::ForceSuccess => {
                 let ok = status("Success");
                 quote!(if #r.is_running() { #running } else { #ok })
@@ -485,10 +481,10 @@ impl Gen<'_> {
         let label = self.label(id);
         let place = self.place(id);
         let ty = self.type_ident(id);
-        let r = local("__r");
+        let r = names::result();
         let (again_status, stop_status, running) = (status(again), status(stop), status("Running"));
         let scratch = (!node.has_state).then(|| {
-            let local_state = local("__scratch");
+            let local_state = names::scratch();
             quote! {
                 let mut #local_state = <#ty as ::core::default::Default>::default();
                 let #place = &mut #local_state;

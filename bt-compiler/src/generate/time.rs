@@ -2,15 +2,15 @@
 //! `cooldown`, `run_once`. Time is the tick context's `now`, read once per
 //! tick into `__now`; durations are read each tick they are needed.
 
-use super::{Gen, local, status};
+use super::{Gen, names, status};
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
+use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
 impl Gen<'_> {
     /// `let __d: f64 = <duration>;`, typed on the user's expression.
     fn seconds(&self, duration: &syn::Expr) -> TokenStream {
-        let d = local("__d");
+        let d = names::seconds();
         quote_spanned!(duration.span()=> let #d: f64 = #duration;)
     }
 
@@ -26,11 +26,11 @@ impl Gen<'_> {
         let c = node.children[0];
         let label = self.label(id);
         let place = self.place(id);
-        let r = local("__r");
+        let r = names::result();
         let fail = status("Failure");
         let args = self.args();
         let proceed =
-            |hook: &syn::Expr| quote_spanned!(hook.span()=> ::bt::HookResult::proceed(#hook));
+            |hook: &syn::Expr| quote_spanned!(hook.span()=> ::__bt::HookResult::proceed(#hook));
         let exit_code = exit.map(|e| quote!(let _ = #e;));
         let eval = self.eval(c);
         if node.has_state {
@@ -39,7 +39,7 @@ impl Gen<'_> {
                 quote!(if !#call { break #label #fail; })
             });
             let since = self.tree.context.as_ref().map(|_| {
-                let now = local("__now");
+                let now = names::now();
                 quote!(#place.t = #now;)
             });
             let tick = tick.map(|e| {
@@ -87,7 +87,7 @@ impl Gen<'_> {
     /// `wait(s)`: `Running` until `s` seconds after its first tick.
     pub(super) fn wait(&self, id: usize, duration: &syn::Expr) -> TokenStream {
         let place = self.place(id);
-        let (now, start, d) = (local("__now"), local("__start"), local("__d"));
+        let (now, start, d) = (names::now(), names::start(), names::seconds());
         let seconds = self.seconds(duration);
         let (ok, running) = (status("Success"), status("Running"));
         quote! {{
@@ -108,13 +108,13 @@ impl Gen<'_> {
         let node = self.tree.node(id);
         let c = node.children[0];
         let eval = self.eval(c);
-        let r = local("__r");
+        let r = names::result();
         if !node.has_state {
             return quote!({ #eval #r });
         }
         let label = self.label(id);
         let place = self.place(id);
-        let (now, start, d) = (local("__now"), local("__start"), local("__d"));
+        let (now, start, d) = (names::now(), names::start(), names::seconds());
         let seconds = self.seconds(duration);
         let fail = status("Failure");
         let args = self.args();
@@ -140,7 +140,12 @@ impl Gen<'_> {
     pub(super) fn delay(&self, id: usize, duration: &syn::Expr) -> TokenStream {
         let label = self.label(id);
         let place = self.place(id);
-        let (now, start, d, r) = (local("__now"), local("__start"), local("__d"), local("__r"));
+        let (now, start, d, r) = (
+            names::now(),
+            names::start(),
+            names::seconds(),
+            names::result(),
+        );
         let seconds = self.seconds(duration);
         let running = status("Running");
         let child = self.child_in_field(id);
@@ -170,8 +175,13 @@ impl Gen<'_> {
         let node = self.tree.node(id);
         let c = node.children[0];
         let label = self.label(id);
-        let (now, keep, d, r) = (local("__now"), local("__k"), local("__d"), local("__r"));
-        let field = format_ident!("n{}_ready", id);
+        let (now, keep, d, r) = (
+            names::now(),
+            names::keep(),
+            names::seconds(),
+            names::result(),
+        );
+        let field = names::keep_field(id, "ready");
         let seconds = self.seconds(duration);
         let fail = status("Failure");
         let pass = self.pass_place(id);
@@ -198,8 +208,8 @@ impl Gen<'_> {
         let node = self.tree.node(id);
         let c = node.children[0];
         let label = self.label(id);
-        let (keep, r) = (local("__k"), local("__r"));
-        let field = format_ident!("n{}_once", id);
+        let (keep, r) = (names::keep(), names::result());
+        let field = names::keep_field(id, "once");
         let (ok, fail, running) = (status("Success"), status("Failure"), status("Running"));
         let pass = self.pass_place(id);
         let eval = self.eval(c);

@@ -1,0 +1,272 @@
+//! Every identifier that generated code introduces, in one place.
+//!
+//! Locals and block labels use `Span::mixed_site()`: user expressions can
+//! neither see nor shadow them, whatever the user names things. Item names
+//! (state types, the shared struct and its fields, keep fields) are visible
+//! to the user's module; they are derived from the tree's name and node ids
+//! with a `__` prefix, except the documented `<Tree>Shared` and its fields.
+//!
+//! Generators write paths into the runtime as `::__bt::..`; [`runtime`]
+//! replaces that marker with the tree's crate path (`::bt` unless the tree
+//! says `#[bt(crate = path)]`) once the whole expansion is built.
+
+use proc_macro2::{Group, Ident, Span, TokenStream, TokenTree};
+use quote::{ToTokens, format_ident};
+use syn::Lifetime;
+
+/// A local introduced by generated code, invisible to user expressions.
+fn local(name: &str) -> Ident {
+    Ident::new(name, Span::mixed_site())
+}
+
+fn label(name: &str) -> Lifetime {
+    Lifetime::new(name, Span::mixed_site())
+}
+
+macro_rules! locals {
+    ($($(#[doc = $doc:literal])* $name:ident = $text:literal;)*) => {
+        $($(#[doc = $doc])* pub fn $name() -> Ident { local($text) })*
+    };
+}
+
+locals! {
+    /// The status of the node just evaluated.
+    result = "__r";
+    /// The tick's time, read once from the context.
+    now = "__now";
+    /// `&mut` the tree's keep part, inside `tick`.
+    keep = "__k";
+    /// A duration, in seconds, read where it is needed.
+    seconds = "__d";
+    /// The tree's active part.
+    active = "__active";
+    /// The tree's keep part, as `Parts` holds it.
+    keep_part = "__keep";
+    /// The value a `when let` guard matched.
+    value = "__v";
+    /// When a time node started.
+    start = "__start";
+    /// The tree's static node table, for trace events.
+    nodes = "__nodes";
+    /// A variant's payload, bound by a `match`.
+    matched = "__x";
+    /// The armed-monitor bits.
+    monitors = "__monitors";
+    /// The monitor that fired.
+    fired = "__fired";
+    /// A visitor of the active path.
+    visitor = "__visit";
+    /// Depth added to reported nodes.
+    depth = "__depth";
+    /// State of a node that keeps nothing between ticks.
+    scratch = "__scratch";
+    /// A guard's score.
+    score = "__score";
+    /// A stateful leaf's memory.
+    memory = "__m";
+    /// A stateful leaf's parameters (its literal).
+    leaf = "__leaf";
+    /// A reactive child's fresh state, before it is known to run.
+    temp = "__t";
+    /// The first decider group that exceeded its redecide bound.
+    error = "__error";
+    /// Masked redecides so far.
+    redecides = "__redecides";
+    /// Decider children that failed this tick.
+    mask = "__mask";
+    /// The active decider child's position, or the number of children.
+    limit = "__limit";
+    /// A decider child's position.
+    index = "__i";
+    /// Offset from the first child a `sequential` group tries.
+    offset = "__j";
+    /// The child a random policy picked.
+    pick = "__pick";
+    /// Children whose guards accepted.
+    accepted = "__accepted";
+    /// Accepted children not yet chosen in this `shuffle` round.
+    candidates = "__c";
+    /// The best-scoring child so far.
+    best = "__best";
+    /// The best score so far.
+    best_score = "__best_score";
+    /// The decider child was activated in this tick.
+    fresh = "__fresh";
+    /// A rendezvous group's generation.
+    generation = "__g";
+    /// The role a rendezvous assigned.
+    role = "__role";
+    /// The active decider child's state.
+    decider_state = "__ds";
+    /// The value the active decider child's guard matched.
+    decider_value = "__dv";
+    /// When the active decider child activated.
+    decider_since = "__dt";
+}
+
+/// The local holding `&mut` the state of node `id`.
+pub fn place(id: usize) -> Ident {
+    local(&format!("__s{id}"))
+}
+
+/// The local holding `&mut` the member state of rendezvous `id`.
+pub fn member(id: usize) -> Ident {
+    local(&format!("__member_n{id}"))
+}
+
+/// A payload bound per child while walking the active path.
+pub fn matched_child(id: usize) -> Ident {
+    local(&format!("__x{id}"))
+}
+
+/// The block implementing node `id`.
+pub fn block(id: usize) -> Lifetime {
+    label(&format!("'n{id}"))
+}
+
+/// Where a resumed sequence enters at child `id`.
+pub fn resume(id: usize) -> Lifetime {
+    label(&format!("'resume_n{id}"))
+}
+
+/// A decider group's decision loop.
+pub fn redecide(id: usize) -> Lifetime {
+    label(&format!("'redecide_n{id}"))
+}
+
+/// A decider group's choice, left once a child is activated.
+pub fn decide(id: usize) -> Lifetime {
+    label(&format!("'decide_n{id}"))
+}
+
+/// The guard check of decider child `id`.
+pub fn guard(id: usize) -> Lifetime {
+    label(&format!("'guard_n{id}"))
+}
+
+/// The slot of random-policy child `k`'s `when let` value.
+pub fn slot(k: usize) -> Ident {
+    local(&format!("__v{k}"))
+}
+
+/// The named state type of node `id` in tree `tree`: `__GuardN3`.
+pub fn state_type(tree: &Ident, id: usize) -> Ident {
+    format_ident!("__{}N{}", tree, id)
+}
+
+/// The active part's type: `__GuardActive`.
+pub fn active_type(tree: &Ident) -> Ident {
+    format_ident!("__{}Active", tree)
+}
+
+/// The borrowed-parts type: `__GuardParts`.
+pub fn parts_type(tree: &Ident) -> Ident {
+    format_ident!("__{}Parts", tree)
+}
+
+/// The keep part's type: `__GuardKeep`.
+pub fn keep_type(tree: &Ident) -> Ident {
+    format_ident!("__{}Keep", tree)
+}
+
+/// The documented shared-state type: `GuardShared`.
+pub fn shared_type(tree: &Ident) -> Ident {
+    format_ident!("{}Shared", tree)
+}
+
+/// The variant naming child `id` in its parent's enum: `N4`.
+pub fn variant(id: usize) -> Ident {
+    format_ident!("N{}", id)
+}
+
+/// The field holding child `id`'s state in its parent's struct: `n4`.
+pub fn field(id: usize) -> Ident {
+    format_ident!("n{}", id)
+}
+
+/// What node `id` keeps in the keep part, by purpose: `n4_ready`.
+pub fn keep_field(id: usize, purpose: &str) -> Ident {
+    format_ident!("n{}_{}", id, purpose)
+}
+
+/// The shared-state field of node `id`: its label, else `n<id>`.
+pub fn shared_field(id: usize, label: Option<&str>) -> Ident {
+    match label {
+        Some(label) => format_ident!("{}", label),
+        None => format_ident!("n{}", id),
+    }
+}
+
+/// The marker generators write where the runtime's path goes.
+const RUNTIME: &str = "__bt";
+
+/// Replaces every `::__bt` in `tokens` with `krate`.
+pub fn runtime(tokens: TokenStream, krate: &syn::Path) -> TokenStream {
+    let path: Vec<TokenTree> = krate.to_token_stream().into_iter().collect();
+    replace(tokens, &path)
+}
+
+fn replace(tokens: TokenStream, path: &[TokenTree]) -> TokenStream {
+    let mut out: Vec<TokenTree> = Vec::new();
+    for tt in tokens {
+        match tt {
+            TokenTree::Ident(ident) if ident == RUNTIME => {
+                let n = out.len();
+                let colons = n >= 2
+                    && matches!(&out[n - 2], TokenTree::Punct(p) if p.as_char() == ':')
+                    && matches!(&out[n - 1], TokenTree::Punct(p) if p.as_char() == ':');
+                if colons {
+                    out.truncate(n - 2);
+                }
+                // The path takes the marker's span: a type written on the
+                // user's expression stays there.
+                out.extend(path.iter().cloned().map(|mut tt| {
+                    tt.set_span(ident.span());
+                    tt
+                }));
+            }
+            TokenTree::Group(group) => {
+                let mut replaced = Group::new(group.delimiter(), replace(group.stream(), path));
+                replaced.set_span(group.span());
+                out.push(TokenTree::Group(replaced));
+            }
+            other => out.push(other),
+        }
+    }
+    out.into_iter().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quote::quote;
+
+    #[test]
+    fn the_marker_becomes_the_crate_path_everywhere() {
+        let tokens = quote!(
+            fn f() -> ::__bt::Status {
+                { ::__bt::Status::Success }
+            }
+        );
+        let krate: syn::Path = syn::parse_quote!(engine::bt);
+        assert_eq!(
+            runtime(tokens.clone(), &krate).to_string(),
+            quote!(
+                fn f() -> engine::bt::Status {
+                    { engine::bt::Status::Success }
+                }
+            )
+            .to_string()
+        );
+        let default: syn::Path = syn::parse_quote!(::bt);
+        assert_eq!(
+            runtime(tokens, &default).to_string(),
+            quote!(
+                fn f() -> ::bt::Status {
+                    { ::bt::Status::Success }
+                }
+            )
+            .to_string()
+        );
+    }
+}

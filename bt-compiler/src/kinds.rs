@@ -1,0 +1,420 @@
+//! The node-kind table: every node kind of the DSL, described once.
+//!
+//! Each row gives a kind's keyword, how it is written, what children it
+//! takes, its arguments with their types, what it needs from the tree header
+//! and one line of documentation. The parser recognises keywords and reads
+//! arguments from it ([`crate::args`] checks them against [`Param`]s), the
+//! checks take arity and needs from it, the IR names runtime kinds from it,
+//! and tests hold the runtime's `NodeKind` and the DSL reference to it. What
+//! stays per kind is the tick generator, its semantics docs and its tests.
+
+/// How a kind is written.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Syntax {
+    /// `keyword`, then its arguments in parentheses if it has any, then its
+    /// children in braces if it takes any: `repeat(3) { .. }`, `sync`.
+    Keyword,
+    /// `keyword <Rust expression>`: `cond me.ok()`, `action me.go()`.
+    Expr,
+    /// Written as Rust, without a keyword: a stateful leaf literal
+    /// (`MoveTo { .. }`) or a subtree call (`Patrol(me)`).
+    Rust,
+}
+
+/// What children a kind takes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Children {
+    /// A leaf.
+    None,
+    /// Exactly one (decorators).
+    One,
+    /// One or more (composites).
+    Many,
+    /// One or more, each with an optional guard (`when .. =>`): decider groups.
+    Guarded,
+    /// One or more `PATTERN => child` arms: `switch`.
+    Arms,
+}
+
+/// The type of an argument, checked when it is read.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ArgType {
+    /// An integer literal of at least 1.
+    Count,
+    /// Seconds, as an `f64` expression (an integer literal reads as
+    /// seconds: `2` is `2.0`).
+    Seconds,
+    /// Any Rust expression, type-checked by rustc where it is used.
+    Expr,
+}
+
+/// One argument of a keyword.
+#[derive(Clone, Copy, Debug)]
+pub struct Param {
+    /// Its name: `success = 2` for a named argument; for a positional one,
+    /// the name the messages use.
+    pub name: &'static str,
+    /// Written without a name, in order.
+    pub positional: bool,
+    /// Must be given.
+    pub required: bool,
+    /// What its value must be.
+    pub ty: ArgType,
+}
+
+const fn positional(name: &'static str, ty: ArgType) -> Param {
+    Param {
+        name,
+        positional: true,
+        required: true,
+        ty,
+    }
+}
+
+const fn named(name: &'static str, ty: ArgType) -> Param {
+    Param {
+        name,
+        positional: false,
+        required: false,
+        ty,
+    }
+}
+
+/// The arguments of a keyword (or of a guard clause).
+#[derive(Clone, Copy, Debug)]
+pub struct Params {
+    /// Positional ones first, in order.
+    pub list: &'static [Param],
+    /// At least one of the (named, optional) arguments must be given.
+    pub at_least_one: bool,
+    /// How the arguments are written, for messages: `(success = N, failure = M)`.
+    pub usage: &'static str,
+}
+
+const NONE: Params = Params {
+    list: &[],
+    at_least_one: false,
+    usage: "",
+};
+const SECONDS: Params = Params {
+    list: &[positional("seconds", ArgType::Seconds)],
+    at_least_one: false,
+    usage: "(2.5)",
+};
+const REDECIDES: Params = Params {
+    list: &[named("redecides", ArgType::Count)],
+    at_least_one: false,
+    usage: "(redecides = N)",
+};
+const RNG_AND_REDECIDES: Params = Params {
+    list: &[
+        positional("rng", ArgType::Expr),
+        named("redecides", ArgType::Count),
+    ],
+    at_least_one: false,
+    usage: "(rng, redecides = N)",
+};
+const COUNT: Params = Params {
+    list: &[positional("count", ArgType::Count)],
+    at_least_one: false,
+    usage: "(3)",
+};
+const EXPR: Params = Params {
+    list: &[positional("expression", ArgType::Expr)],
+    at_least_one: false,
+    usage: "(<expression>)",
+};
+const PARALLEL: Params = Params {
+    list: &[
+        named("success", ArgType::Count),
+        named("failure", ArgType::Count),
+    ],
+    at_least_one: false,
+    usage: "(success = N, failure = M)",
+};
+const SCOPE: Params = Params {
+    list: &[
+        named("enter", ArgType::Expr),
+        named("tick", ArgType::Expr),
+        named("exit", ArgType::Expr),
+    ],
+    at_least_one: true,
+    usage: "(enter = .., tick = .., exit = ..)",
+};
+const GATE: Params = Params {
+    list: &[positional("capacity", ArgType::Count)],
+    at_least_one: false,
+    usage: "(3)",
+};
+const RENDEZVOUS: Params = Params {
+    list: &[positional("members", ArgType::Count)],
+    at_least_one: false,
+    usage: "(2)",
+};
+/// `flags(..)` and `stimuli(..)` guard clauses.
+pub const FLAG_CLAUSE: Params = Params {
+    list: &[
+        named("any", ArgType::Expr),
+        named("all", ArgType::Expr),
+        named("none", ArgType::Expr),
+    ],
+    at_least_one: true,
+    usage: "(any = A | B, none = C)",
+};
+/// The `every(..)` guard clause.
+pub const EVERY_CLAUSE: Params = SECONDS;
+
+/// One row of the table.
+#[derive(Clone, Copy, Debug)]
+pub struct KindInfo {
+    /// The kind this row describes.
+    pub kind: Kind,
+    /// The DSL keyword (`leaf` and `subtree` for the two kinds written as
+    /// Rust); also the runtime `NodeKind::keyword()`.
+    pub keyword: &'static str,
+    /// The runtime `NodeKind` variant.
+    pub runtime: &'static str,
+    /// How it is written.
+    pub syntax: Syntax,
+    /// What children it takes.
+    pub children: Children,
+    /// Its arguments.
+    pub params: Params,
+    /// Reads the time from the tick context.
+    pub needs_context: bool,
+    /// Keeps its state in the tree's shared state.
+    pub needs_shared: bool,
+    /// `rendezvous(n) as role`: binds a name for its body.
+    pub binds: bool,
+    /// One line of documentation.
+    pub doc: &'static str,
+}
+
+macro_rules! node_kinds {
+    ($(
+        $variant:ident = $keyword:literal, $syntax:ident, $children:ident, $params:expr,
+            [$($need:ident),*], $doc:literal;
+    )*) => {
+        /// Every node kind.
+        #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+        pub enum Kind {
+            $(#[doc = $doc] $variant,)*
+        }
+
+        /// The table, one row per [`Kind`], in declaration order.
+        pub const KINDS: &[KindInfo] = &[$(
+            KindInfo {
+                kind: Kind::$variant,
+                keyword: $keyword,
+                runtime: stringify!($variant),
+                syntax: Syntax::$syntax,
+                children: Children::$children,
+                params: $params,
+                needs_context: node_kinds!(@has context $($need)*),
+                needs_shared: node_kinds!(@has shared $($need)*),
+                binds: node_kinds!(@has binds $($need)*),
+                doc: $doc,
+            },
+        )*];
+    };
+    (@has $want:ident) => { false };
+    (@has context context $($rest:ident)*) => { true };
+    (@has shared shared $($rest:ident)*) => { true };
+    (@has binds binds $($rest:ident)*) => { true };
+    (@has $want:ident $other:ident $($rest:ident)*) => { node_kinds!(@has $want $($rest)*) };
+}
+
+node_kinds! {
+    Sequence = "sequence", Keyword, Many, NONE, [],
+        "Children in order until one fails; resumes at the running child.";
+    ReactiveSequence = "reactive_sequence", Keyword, Many, NONE, [],
+        "Children in order from the first every tick; an earlier child that fails or runs halts the later running one.";
+    Select = "select", Keyword, Many, NONE, [],
+        "Children in order until one succeeds; resumes at the running child.";
+    ReactiveSelect = "reactive_select", Keyword, Many, NONE, [],
+        "Children in order from the first every tick; an earlier child that succeeds or runs halts the later running one.";
+    Parallel = "parallel", Keyword, Many, PARALLEL, [],
+        "Ticks every unfinished child; succeeds once `success` children succeeded, fails once `failure` failed.";
+    Invert = "invert", Keyword, One, NONE, [],
+        "Swaps the child's Success and Failure.";
+    ForceSuccess = "force_success", Keyword, One, NONE, [],
+        "Success once the child finishes, whatever it returned.";
+    ForceFailure = "force_failure", Keyword, One, NONE, [],
+        "Failure once the child finishes, whatever it returned.";
+    Repeat = "repeat", Keyword, One, COUNT, [],
+        "Runs the child again after each success, `count` times.";
+    Retry = "retry", Keyword, One, COUNT, [],
+        "Runs the child again after each failure, `count` times.";
+    Prioritized = "prioritized", Keyword, Guarded, REDECIDES, [],
+        "Spore's prioritized list: earlier guards interrupt later children.";
+    Sequential = "sequential", Keyword, Guarded, REDECIDES, [],
+        "Deciders tried in turn, starting after the one chosen last.";
+    Random = "random", Keyword, Guarded, RNG_AND_REDECIDES, [],
+        "One accepting decider, chosen at random.";
+    Shuffle = "shuffle", Keyword, Guarded, RNG_AND_REDECIDES, [],
+        "Each accepting decider once per round, in random order.";
+    Scored = "scored", Keyword, Guarded, REDECIDES, [],
+        "The accepting decider with the best score.";
+    Scope = "scope", Keyword, One, SCOPE, [],
+        "Hooks run on entering, on every tick and on leaving (exit guaranteed).";
+    Wait = "wait", Keyword, None, SECONDS, [context],
+        "Running for `seconds` after its first tick, then Success.";
+    Timeout = "timeout", Keyword, One, SECONDS, [context],
+        "The child fails, halted, if it runs longer than `seconds`.";
+    Delay = "delay", Keyword, One, SECONDS, [context],
+        "Running for `seconds`, then the child.";
+    Cooldown = "cooldown", Keyword, One, SECONDS, [context],
+        "Fails without ticking the child for `seconds` after it finished.";
+    RunOnce = "run_once", Keyword, One, NONE, [],
+        "Runs the child until it finishes once; later ticks return how it finished.";
+    Gate = "gate", Keyword, One, GATE, [shared],
+        "At most `capacity` agents inside the child at once.";
+    GlobalCooldown = "global_cooldown", Keyword, One, SECONDS, [context, shared],
+        "No agent enters the child until `seconds` after any agent finished it.";
+    Rendezvous = "rendezvous", Keyword, One, RENDEZVOUS, [shared, binds],
+        "Waits until `members` agents joined, then runs the child with each one's role.";
+    Sync = "sync", Keyword, None, NONE, [],
+        "Inside a rendezvous: waits for every member to arrive.";
+    Monitor = "monitor", Keyword, None, EXPR, [],
+        "Like `cond`; when false it is armed, and restarts the tree once it turns true.";
+    Switch = "switch", Keyword, Arms, EXPR, [],
+        "Runs the arm whose pattern matches; halts the previous arm on a change.";
+    Cond = "cond", Expr, None, NONE, [],
+        "Success if the `bool` expression is true, Failure if false.";
+    Action = "action", Expr, None, NONE, [],
+        "The `Status` expression, evaluated each tick it is reached.";
+    Leaf = "leaf", Rust, None, NONE, [],
+        "A stateful leaf type: start, tick and halt, with memory while it runs.";
+    Subtree = "subtree", Rust, None, NONE, [],
+        "An embedded tree generated by this macro.";
+    Success = "success", Keyword, None, NONE, [],
+        "Always Success.";
+    Failure = "failure", Keyword, None, NONE, [],
+        "Always Failure.";
+    Running = "running", Keyword, None, NONE, [],
+        "Always Running.";
+}
+
+impl Kind {
+    /// This kind's row of [`KINDS`].
+    pub fn info(self) -> &'static KindInfo {
+        &KINDS[self as usize]
+    }
+
+    /// The DSL keyword.
+    pub fn keyword(self) -> &'static str {
+        self.info().keyword
+    }
+
+    /// The kind a DSL keyword starts, if any.
+    pub fn from_keyword(word: &str) -> Option<Kind> {
+        KINDS
+            .iter()
+            .find(|k| k.syntax != Syntax::Rust && k.keyword == word)
+            .map(|k| k.kind)
+    }
+
+    /// Decider groups, whose children may have guards.
+    pub fn is_decider(self) -> bool {
+        self.info().children == Children::Guarded
+    }
+}
+
+/// Every word that may start a node.
+pub fn keywords() -> impl Iterator<Item = &'static str> {
+    KINDS
+        .iter()
+        .filter(|k| k.syntax != Syntax::Rust)
+        .map(|k| k.keyword)
+}
+
+/// BehaviorTree.CPP names of kinds this DSL spells otherwise, so that an
+/// unknown `fallback` can say what to write.
+pub const BTCPP_NAMES: &[(&str, &str)] = &[
+    ("fallback", "select"),
+    ("reactive_fallback", "reactive_select"),
+    ("inverter", "invert"),
+    ("retry_until_successful", "retry"),
+    ("always_success", "success"),
+    ("always_failure", "failure"),
+    ("condition", "cond"),
+];
+
+/// Words that start a guard clause.
+pub const GUARD_WORDS: &[&str] = &["when", "score", "every", "flags", "stimuli"];
+
+/// The candidate closest to `word`, if it is close enough to be a typo.
+pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    candidates
+        .into_iter()
+        .map(|c| (edit_distance(word, c), c))
+        .filter(|&(d, c)| d <= (c.len().max(word.len()) / 3).max(1))
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, c)| c)
+}
+
+/// Levenshtein distance, by characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let substitute = diagonal + usize::from(ca != cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substitute.min(row[j] + 1).min(diagonal + 1);
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_are_in_variant_order_and_keywords_unique() {
+        for (i, row) in KINDS.iter().enumerate() {
+            assert_eq!(row.kind as usize, i, "{}", row.keyword);
+            assert_eq!(
+                Kind::from_keyword(row.keyword).is_some(),
+                row.syntax != Syntax::Rust
+            );
+        }
+        let mut words: Vec<&str> = KINDS.iter().map(|k| k.keyword).collect();
+        words.sort_unstable();
+        words.dedup();
+        assert_eq!(words.len(), KINDS.len());
+    }
+
+    #[test]
+    fn the_runtime_node_kinds_are_the_table() {
+        assert_eq!(bt_runtime::NodeKind::ALL.len(), KINDS.len());
+        for (runtime, row) in bt_runtime::NodeKind::ALL.iter().zip(KINDS) {
+            assert_eq!(format!("{runtime:?}"), row.runtime);
+            assert_eq!(runtime.keyword(), row.keyword);
+        }
+    }
+
+    #[test]
+    fn needs_come_from_the_rows() {
+        assert!(Kind::Wait.info().needs_context && !Kind::Wait.info().needs_shared);
+        let cooldown = Kind::GlobalCooldown.info();
+        assert!(cooldown.needs_context && cooldown.needs_shared && !cooldown.binds);
+        assert!(Kind::Rendezvous.info().binds);
+        assert!(!Kind::Sequence.info().needs_context);
+    }
+
+    #[test]
+    fn typos_find_the_closest_keyword() {
+        assert_eq!(closest("sequense", keywords()), Some("sequence"));
+        assert_eq!(closest("selekt", keywords()), Some("select"));
+        assert_eq!(
+            closest("reactive_selct", keywords()),
+            Some("reactive_select")
+        );
+        assert_eq!(closest("fallback", keywords()), None);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+    }
+}
