@@ -133,6 +133,31 @@ mod tests {
     }
 
     #[test]
+    fn a_crate_path_replaces_every_runtime_path() {
+        let expanded = super::expand(quote! {
+            #[bt(crate = engine::bt)]
+            tree T(me: &mut Agent, cx: &Ctx, shared: &TShared) {
+                sequence { gate(2) { Walk }, wait(1), prioritized { when me.ok() => success } }
+            }
+        })
+        .to_string();
+        assert!(expanded.contains("engine :: bt :: Status"), "{expanded}");
+        assert!(expanded.contains("engine :: bt :: __private :: gate_enter"));
+        // Every runtime path is the given one.
+        assert_eq!(
+            expanded.matches(":: bt ::").count(),
+            expanded.matches("engine :: bt ::").count()
+        );
+        assert!(!expanded.contains("__bt"));
+        let broken = super::expand(quote! {
+            #[bt(crate = engine::bt)]
+            tree T(me: &mut Agent) { sequence {} }
+        })
+        .to_string();
+        assert!(broken.contains("engine :: bt :: Status") && !broken.contains("__bt"));
+    }
+
+    #[test]
     fn tree_with_errors_expands_to_errors_and_a_skeleton() {
         insta::assert_snapshot!(pretty(quote! {
             pub tree Broken(me: &mut Agent) { sequence { invert {}, fallback { success } } }
