@@ -29,6 +29,8 @@ pub struct TreeDef {
     pub body_span: Span,
     /// The nodes at the top of the body; a valid tree has exactly one.
     pub roots: Vec<Node>,
+    /// Nodes at the top of the body that did not parse (already reported).
+    pub broken: usize,
 }
 
 /// One parameter of the tree header: `me: &mut Agent`.

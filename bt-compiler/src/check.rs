@@ -20,7 +20,10 @@ pub const MAX_CHILDREN_IN_A_MASK: usize = 128;
 
 pub fn check(input: &Input, errors: &mut Errors) {
     tree_names_are_unique(input, errors);
+    shared_types_do_not_collide(input, errors);
     for tree in &input.trees {
+        shared_fields_are_unique(tree, errors);
+        monitors_fit(tree, errors);
         tree_has_exactly_one_root(tree, errors);
         labels_are_unique(tree, errors);
         at_most_one_context(tree, errors);
@@ -270,10 +273,84 @@ fn tree_names_are_unique(input: &Input, errors: &mut Errors) {
     }
 }
 
+/// A tree with shared nodes declares `<Tree>Shared`; no tree of the same
+/// invocation may have that name.
+fn shared_types_do_not_collide(input: &Input, errors: &mut Errors) {
+    for tree in &input.trees {
+        let has_shared = tree
+            .roots
+            .iter()
+            .flat_map(walk)
+            .any(|n| n.kind().info().needs_shared);
+        let shared = format!("{}Shared", tree.name);
+        let Some(other) = input.trees.iter().find(|t| t.name == shared) else {
+            continue;
+        };
+        if has_shared {
+            let mut error = syn::Error::new(
+                other.name.span(),
+                format!(
+                    "tree `{shared}` has the name of the shared state that tree `{}` declares \
+                     for its gates, cooldowns and rendezvous; rename one of the trees",
+                    tree.name
+                ),
+            );
+            error.combine(syn::Error::new(
+                tree.name.span(),
+                format!("`{shared}` is declared for this tree"),
+            ));
+            errors.push(error);
+        }
+    }
+}
+
+/// Shared nodes are fields of `<Tree>Shared`, named by their label or, when
+/// unlabeled, `n<id>`: a label may not take an unlabeled node's name.
+fn shared_fields_are_unique(tree: &TreeDef, errors: &mut Errors) {
+    let nodes: Vec<&Node> = tree.roots.iter().flat_map(walk).collect();
+    for (id, node) in nodes.iter().enumerate() {
+        if !node.kind().info().needs_shared || node.label.is_some() {
+            continue;
+        }
+        let generated = format!("n{id}");
+        if let Some(label) = nodes
+            .iter()
+            .filter_map(|n| n.label.as_ref())
+            .find(|l| l.ident == generated)
+        {
+            errors.push(syn::Error::new(
+                label.span(),
+                format!(
+                    "label `{label}` is the name `{}Shared` gives the unlabeled `{}` node {id}; \
+                     rename this label, or label that node",
+                    tree.name,
+                    node.kind().keyword()
+                ),
+            ));
+        }
+    }
+}
+
+/// Armed monitors are kept in one `u128` per agent.
+fn monitors_fit(tree: &TreeDef, errors: &mut Errors) {
+    let mut monitors = tree
+        .roots
+        .iter()
+        .flat_map(walk)
+        .filter(|n| n.kind() == Kind::Monitor);
+    if let Some(extra) = monitors.nth(MAX_CHILDREN_IN_A_MASK) {
+        errors.push(syn::Error::new(
+            extra.span,
+            format!("a tree has at most {MAX_CHILDREN_IN_A_MASK} monitors; this is one more"),
+        ));
+    }
+}
+
 /// A tree body holds exactly one node; several must be wrapped in a composite.
 fn tree_has_exactly_one_root(tree: &TreeDef, errors: &mut Errors) {
     let name = &tree.name;
     match tree.roots.as_slice() {
+        [] if tree.broken > 0 => {}
         [] => errors.push(syn::Error::new(
             tree.body_span,
             format!("tree `{name}` has no root node; write one, e.g. `sequence {{ .. }}`"),
@@ -576,6 +653,42 @@ mod tests {
         assert_eq!(found.len(), 2, "{found:?}");
         assert!(found[0].contains("defined twice"));
         assert!(found[1].contains("duplicate label `'x`"));
+    }
+
+    #[test]
+    fn generated_names_do_not_collide_with_user_names() {
+        let found = messages(quote! {
+            tree Squad(a: &mut A, shared: &SquadShared) { select { gate(1) { success }, 'n1: success } }
+            tree SquadShared(a: &mut A) { success }
+        });
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(found[0].starts_with("tree `SquadShared` has the name of the shared state"));
+        assert!(found[1].starts_with("label `'n1` is the name `SquadShared` gives"));
+        assert!(
+            messages(quote! {
+                tree Squad(a: &mut A, shared: &SquadShared) { select { 'n1: gate(1) { success } } }
+                tree SquadShared(a: &mut A) { success }
+            })
+            .len()
+                == 1
+        );
+    }
+
+    #[test]
+    fn too_many_children_or_monitors_are_errors_not_panics() {
+        let wide: Vec<proc_macro2::TokenStream> = (0..129).map(|_| quote!(success)).collect();
+        let found = messages(quote! { tree T(a: &mut A) { parallel { #(#wide),* } } });
+        assert_eq!(found.len(), 1);
+        assert!(found[0].starts_with("`parallel` supports at most 128 children, found 129"));
+        let monitors: Vec<proc_macro2::TokenStream> =
+            (0..129).map(|_| quote!(monitor(a.ok()))).collect();
+        let found = messages(quote! { tree T(a: &mut A) { sequence { #(#monitors),* } } });
+        assert_eq!(found, ["a tree has at most 128 monitors; this is one more"]);
+        let exact: Vec<proc_macro2::TokenStream> = (0..128).map(|_| quote!(running)).collect();
+        let tokens = quote! { tree T(a: &mut A) { parallel { #(#exact),* } } };
+        assert!(messages(tokens.clone()).is_empty());
+        let expanded = crate::expand(tokens).to_string();
+        assert!(expanded.contains("u128") && !expanded.contains("compile_error"));
     }
 
     #[test]

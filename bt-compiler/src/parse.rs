@@ -83,7 +83,7 @@ fn parse_tree(input: ParseStream, errors: &mut Errors) -> syn::Result<TreeDef> {
     }
     let body;
     let brace = braced!(body in input);
-    let roots = parse_nodes(&body, errors, List::Nodes);
+    let (roots, broken) = parse_nodes_counting(&body, errors, List::Nodes);
     Ok(TreeDef {
         attrs,
         krate,
@@ -92,6 +92,7 @@ fn parse_tree(input: ParseStream, errors: &mut Errors) -> syn::Result<TreeDef> {
         params,
         body_span: brace.span.join(),
         roots,
+        broken,
     })
 }
 
@@ -158,12 +159,8 @@ enum List {
     Arms,
 }
 
-/// A comma-separated list of nodes; a bad node is reported and skipped.
-fn parse_nodes(input: ParseStream, errors: &mut Errors, list: List) -> Vec<Node> {
-    parse_nodes_counting(input, errors, list).0
-}
-
-/// [`parse_nodes`], and how many nodes were skipped as bad.
+/// A comma-separated list of nodes; a bad node is reported, skipped and
+/// counted.
 fn parse_nodes_counting(input: ParseStream, errors: &mut Errors, list: List) -> (Vec<Node>, usize) {
     let mut nodes = Vec::new();
     let mut broken = 0;

@@ -503,7 +503,13 @@ impl Gen<'_> {
             );
             let reject = quote!({ #trace break #label; });
             code.push(match &clause.kind {
-                ClauseKind::When(e) => quote_spanned!(e.span()=> if !(#e) #reject),
+                // Typed on the user's expression: a guard that is not
+                // `bool` is reported there as "expected `bool`".
+                ClauseKind::When(e) => {
+                    let ok = names::verdict();
+                    let typed = quote_spanned!(e.span()=> let #ok: ::core::primitive::bool = #e;);
+                    quote!(#typed if !#ok #reject)
+                }
                 // The bindings are in scope for the clauses after this one
                 // (`when let Some(f): .. = .. score f.dist`).
                 ClauseKind::WhenLet { pat, ty, expr } => quote! {

@@ -60,6 +60,8 @@ locals! {
     depth = "__depth";
     /// State of a node that keeps nothing between ticks.
     scratch = "__scratch";
+    /// A `when` clause's verdict.
+    verdict = "__ok";
     /// A guard's score.
     score = "__score";
     /// A stateful leaf's memory.

@@ -1,0 +1,15 @@
+include!("../agent.rs");
+
+behavior_tree! {
+    tree Broken(me: &mut, other: u8) {
+        repeat(,) { action me.act() }
+    }
+    tree Fine(me: &mut Agent) {
+        cond me.ok()
+    }
+}
+
+fn main() {
+    // `Fine` is generated in full, so this reports nothing.
+    let _ = <Fine as bt::BehaviorTree>::NODES.len();
+}
