@@ -52,6 +52,11 @@
 //!   ([`NodeInfo`]: id, kind, label, parent, depth, source line), the state
 //!   size, and a walk over the active path.
 //!
+//! A crate that re-exports `bt` under another path (an engine's plugin
+//! crate, say) tells the macro where to find it with an attribute on the
+//! tree: `#[bt(crate = my_engine::bt)] pub tree Guard(..) { .. }`. Generated
+//! code then names only that path.
+//!
 //! Every tick starts at the root. A node returns [`Status::Success`],
 //! [`Status::Failure`] or [`Status::Running`]; a node that returned
 //! `Running` is resumed on the next tick where it stopped.
@@ -259,10 +264,14 @@
 //! | `invert { c }` | swaps `Success` and `Failure` |
 //! | `force_success { c }` | `Success` once the child finishes, whatever its result |
 //! | `force_failure { c }` | `Failure` once the child finishes, whatever its result |
+//! | `keep_running_until_failure { c }` | `Running` while the child succeeds or runs (a success starts it again on the next tick); `Failure` once it fails |
 //! | `repeat(n) { c }` | runs the child again while it succeeds, `n` successes in all, then `Success`; a failure fails |
 //! | `retry(n) { c }` | runs the child again while it fails, at most `n` attempts, then `Failure`; a success succeeds |
 //!
-//! `Running` passes through all of them. `repeat` and `retry` (BehaviorTree.CPP's
+//! `Running` passes through all of them. `keep_running_until_failure` is
+//! BehaviorTree.CPP's `KeepRunningUntilFailure`, with its semantics: the
+//! child's success is reported as `Running`, and the child starts afresh on
+//! the next tick. `repeat` and `retry` (BehaviorTree.CPP's
 //! `Repeat` and `RetryUntilSuccessful`) loop within one tick while the child
 //! finishes at once, and resume the running child otherwise; `n` is an
 //! integer literal of at least 1.
@@ -592,15 +601,23 @@
 //!
 //! # Errors
 //!
-//! Every problem in a tree is reported at once, each on the token to change:
-//! unknown node kinds (with the list of known ones), decorators without
+//! Every problem in a tree is reported at once, in source order, each on the
+//! token to change: unknown node kinds (with the closest keyword, or this
+//! DSL's name for a BehaviorTree.CPP one: `fallback` is `select`), unknown
+//! arguments (with the closest name), arguments given twice, missing or
+//! extra; a label with no node after it; decorators without
 //! exactly one child, empty composites, bad counts and thresholds, duplicate
 //! labels, several or no roots; guards outside decider groups, a `when let`
 //! without its type or twice in one guard, malformed `flags`/`stimuli`/
 //! `every` clauses, `random`/`shuffle` without an RNG; time nodes, `every`
 //! and flag clauses in a tree without a tick context; shared nodes in a
 //! tree without its shared binding, `sync` outside a rendezvous, a
-//! rendezvous without its role binding. Type errors in your expressions
+//! rendezvous without its role binding; a `when let` whose pattern always
+//! matches; a label or tree that takes a name the macro generates (`'n3`
+//! beside an unlabeled shared node 3, a tree `SquadShared` beside a tree
+//! `Squad` with shared nodes); more than 128 children of a `parallel` or
+//! decider group, more than 128 monitors. A syntax error inside a header or
+//! an argument list loses nothing else: the other trees are generated. Type errors in your expressions
 //! (a `score` that is not a number, a flag of the wrong type, a `switch`
 //! that misses a case, a `when let` or role binding used out of scope) are
 //! rustc's, on your tokens. The tree's type and methods are still

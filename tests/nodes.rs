@@ -47,6 +47,10 @@ behavior_tree! {
         force_success { L { n: "a" } }
     }
 
+    tree KeepRunning(w: &mut World) {
+        keep_running_until_failure { L { n: "a" } }
+    }
+
     tree Rep(w: &mut World) {
         repeat(3) { L { n: "a" } }
     }
@@ -206,6 +210,21 @@ fn invert_and_force_map_final_statuses_only() {
         w.run(3, |w| t.tick(w)),
         lines(&["S: +a=F", "R: +a=R", "S: .a=F"])
     );
+}
+
+#[test]
+fn keep_running_until_failure_reports_success_as_running_and_restarts_the_child() {
+    let mut w = World::new(&[("a", "SRSF")]);
+    let mut t = KeepRunning::default();
+    assert_eq!(
+        w.run(4, |w| t.tick(w)),
+        lines(&["R: +a=S", "R: +a=R", "R: .a=S", "F: +a=F"])
+    );
+    // Running after a success, yet nothing is held: the next tick starts anew.
+    let mut w = World::new(&[("a", "S")]);
+    let mut t = KeepRunning::default();
+    assert_eq!(w.run(1, |w| t.tick(w)), lines(&["R: +a=S"]));
+    assert!(!t.is_active());
 }
 
 #[test]

@@ -71,6 +71,8 @@ pub enum Kind {
     ForceSuccess,
     /// e.g. `force_failure { a }`
     ForceFailure,
+    /// e.g. `keep_running_until_failure { a }`
+    KeepRunningUntilFailure,
     /// e.g. `repeat(3) { a }`
     Repeat(u32),
     /// e.g. `retry(3) { a }`
@@ -206,6 +208,7 @@ impl Kind {
             Kind::Invert
                 | Kind::ForceSuccess
                 | Kind::ForceFailure
+                | Kind::KeepRunningUntilFailure
                 | Kind::Cooldown(_)
                 | Kind::RunOnce
         )

@@ -241,6 +241,8 @@ node_kinds! {
         "Success once the child finishes, whatever it returned.";
     ForceFailure = "force_failure", Keyword, One, NONE, [],
         "Failure once the child finishes, whatever it returned.";
+    KeepRunningUntilFailure = "keep_running_until_failure", Keyword, One, NONE, [],
+        "Running while the child succeeds or runs; Failure once it fails.";
     Repeat = "repeat", Keyword, One, COUNT, [],
         "Runs the child again after each success, `count` times.";
     Retry = "retry", Keyword, One, COUNT, [],
@@ -394,6 +396,17 @@ mod tests {
         for (runtime, row) in bt_runtime::NodeKind::ALL.iter().zip(KINDS) {
             assert_eq!(format!("{runtime:?}"), row.runtime);
             assert_eq!(runtime.keyword(), row.keyword);
+        }
+    }
+
+    #[test]
+    fn the_dsl_reference_documents_every_keyword() {
+        let reference = include_str!("../../src/lib.rs");
+        for word in keywords() {
+            assert!(
+                reference.contains(&format!("`{word}")),
+                "the DSL reference (src/lib.rs) does not mention `{word}`"
+            );
         }
     }
 

@@ -164,6 +164,7 @@ fn keyword_kind(kind: kinds::Kind, values: &Values, at: Place) -> Option<Kind> {
         K::Invert => Kind::Invert,
         K::ForceSuccess => Kind::ForceSuccess,
         K::ForceFailure => Kind::ForceFailure,
+        K::KeepRunningUntilFailure => Kind::KeepRunningUntilFailure,
         K::Repeat => Kind::Repeat(values.count("count")?),
         K::Retry => Kind::Retry(values.count("count")?),
         K::Prioritized => decider(Policy::Prioritized),
@@ -273,6 +274,8 @@ fn analyse(nodes: &mut [Node]) {
             | Kind::ForceFailure
             | Kind::Cooldown(_)
             | Kind::RunOnce => (any_child_runs, only_child_state),
+            // Success is reported as Running: it always runs.
+            Kind::KeepRunningUntilFailure => (true, only_child_state),
             Kind::Wait(_) | Kind::Delay(_) | Kind::Rendezvous { .. } | Kind::Sync { .. } => {
                 (true, true)
             }

@@ -19,6 +19,8 @@ pub enum NodeKind {
     ForceSuccess,
     /// `force_failure { .. }`
     ForceFailure,
+    /// `keep_running_until_failure { .. }`
+    KeepRunningUntilFailure,
     /// `repeat(n) { .. }`
     Repeat,
     /// `retry(n) { .. }`
@@ -84,6 +86,7 @@ impl NodeKind {
         NodeKind::Invert,
         NodeKind::ForceSuccess,
         NodeKind::ForceFailure,
+        NodeKind::KeepRunningUntilFailure,
         NodeKind::Repeat,
         NodeKind::Retry,
         NodeKind::Prioritized,
@@ -124,6 +127,7 @@ impl NodeKind {
             NodeKind::Invert => "invert",
             NodeKind::ForceSuccess => "force_success",
             NodeKind::ForceFailure => "force_failure",
+            NodeKind::KeepRunningUntilFailure => "keep_running_until_failure",
             NodeKind::Repeat => "repeat",
             NodeKind::Retry => "retry",
             NodeKind::Prioritized => "prioritized",

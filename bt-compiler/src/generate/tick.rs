@@ -144,7 +144,10 @@ impl Gen<'_> {
             Kind::ReactiveSequence => self.one_of(id, true, "Success", "Failure"),
             Kind::ReactiveSelect => self.one_of(id, true, "Failure", "Success"),
             Kind::Parallel { success, failure } => self.parallel(id, *success, *failure),
-            Kind::Invert | Kind::ForceSuccess | Kind::ForceFailure => self.decorator(id),
+            Kind::Invert
+            | Kind::ForceSuccess
+            | Kind::ForceFailure
+            | Kind::KeepRunningUntilFailure => self.decorator(id),
             Kind::Repeat(n) => self.repeat(id, *n, "Success", "Failure"),
             Kind::Retry(n) => self.repeat(id, *n, "Failure", "Success"),
             Kind::Decider {
@@ -445,7 +448,8 @@ impl Gen<'_> {
         }
     }
 
-    /// `invert`, `force_success`, `force_failure`: map the child's final
+    /// `invert`, `force_success`, `force_failure`,
+    /// `keep_running_until_failure`: map the child's final
     /// status; the child's state is the decorator's.
     fn decorator(&self, id: usize) -> TokenStream {
         let node = self.tree.node(id);
@@ -459,6 +463,10 @@ impl Gen<'_> {
             Kind::ForceSuccess => {
                 let ok = status("Success");
                 quote!(if #r.is_running() { #running } else { #ok })
+            }
+            Kind::KeepRunningUntilFailure => {
+                let fail = status("Failure");
+                quote!(if #r.is_failure() { #fail } else { #running })
             }
             _ => {
                 let fail = status("Failure");

@@ -58,7 +58,7 @@ mod trees {
         pub(crate) tree Everything(me: &mut Agent, dt: f32) {
             'root: reactive_select {
                 'low_hp: sequence { cond me.hp < 10.0, invert { cond me.ok() } },
-                reactive_sequence { cond me.ok(), force_failure { action me.act() } },
+                reactive_sequence { cond me.ok(), force_failure { action me.act() }, keep_running_until_failure { Idle } },
                 parallel(success = 1, failure = 2) {
                     repeat(2) { MoveTo { x: dt * 2.0 } },
                     retry(3) { force_success { Idle } },
