@@ -3,7 +3,7 @@
 //! their arguments are read against the node-kind table ([`crate::kinds`],
 //! [`crate::args`]).
 
-use crate::args::{self, Values};
+use crate::args;
 use crate::ast::{Arg, Args, Clause, ClauseKind, Guard, Input, Node, NodeKind, Param, TreeDef};
 use crate::errors::Errors;
 use crate::kinds::{self, Children, GUARD_WORDS, Kind, Syntax};
@@ -485,16 +485,16 @@ fn parse_keyword(
                     format!("`{ident}` takes no children"),
                 ));
             }
-            return Ok(keyword_node(
+            return Ok(NodeKind::Keyword {
                 kind,
+                brace_span: ident.span(),
                 ident,
-                raw,
+                args: raw,
                 values,
-                Vec::new(),
-                0,
-                None,
+                children: Vec::new(),
+                broken: 0,
                 binding,
-            ));
+            });
         }
         Children::Guarded => List::Deciders,
         Children::Arms => List::Arms,
@@ -511,39 +511,16 @@ fn parse_keyword(
     let content;
     let brace = braced!(content in input);
     let (children, broken) = parse_nodes_counting(&content, errors, list);
-    Ok(keyword_node(
+    Ok(NodeKind::Keyword {
         kind,
         ident,
-        raw,
+        args: raw,
         values,
         children,
         broken,
-        Some(brace.span.join()),
+        brace_span: brace.span.join(),
         binding,
-    ))
-}
-
-#[allow(clippy::too_many_arguments)]
-fn keyword_node(
-    kind: Kind,
-    ident: Ident,
-    args: Option<Args>,
-    values: Values,
-    children: Vec<Node>,
-    broken: usize,
-    brace_span: Option<Span>,
-    binding: Option<Ident>,
-) -> NodeKind {
-    NodeKind::Keyword {
-        kind,
-        brace_span: brace_span.unwrap_or(ident.span()),
-        ident,
-        args,
-        values,
-        children,
-        broken,
-        binding,
-    }
+    })
 }
 
 /// `success = 2` is a named argument; anything else is positional.
