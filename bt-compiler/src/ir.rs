@@ -49,6 +49,87 @@ pub struct Node {
     /// The node keeps memory between ticks, stored by its parent while it
     /// runs. Implies `can_run`.
     pub has_state: bool,
+    /// What that memory looks like (or, for `parallel`, `repeat` and
+    /// `retry` without state, the scratch record they use within a tick).
+    pub shape: Shape,
+    /// What the node remembers across activations, in the tree's keep part.
+    pub keep: Vec<Keep>,
+}
+
+/// The layout of a node's per-agent state, decided in lowering: code
+/// generation declares, halts, tests and walks states per shape.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// Nothing: the node finishes within a tick, or has nothing to resume.
+    None,
+    /// `Option<Leaf::Memory>`: a stateful leaf's memory while it runs.
+    Leaf,
+    /// The embedded tree's active part.
+    Subtree,
+    /// Exactly its only child's state: the node maps statuses, or keeps
+    /// what it needs in the keep part.
+    Child,
+    /// `Option<f64>`: when a `wait` started.
+    Wait,
+    /// `bool`: a `sync` counted this member's arrival.
+    Arrived,
+    /// `enum { Idle, N<c>(child state), .. }`: which child runs.
+    OneOf,
+    /// `enum { Idle, N<c>(state, value, since), .. }`: a decider group's
+    /// active child.
+    Decider,
+    /// A struct of these fields, in this order.
+    Record(Vec<Field>),
+}
+
+/// A field of a [`Shape::Record`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    /// `active: bool`: entered and not yet left. Halting an active record
+    /// halts its children and then gives back what entering took.
+    Latch(Release),
+    /// `t: f64`: when the latch was set.
+    Since,
+    /// `passed: bool`: a `delay` is over and its child runs.
+    Passed,
+    /// `count: uN`: finished runs of the child that continue the loop, up
+    /// to this bound.
+    Count(u32),
+    /// `succeeded`, `failed`: one bit per child that finished so.
+    Masks,
+    /// `member`: a rendezvous membership; halting leaves the group.
+    Member,
+    /// `child`: the only child's state, when it has one.
+    Child,
+    /// `n<c>`: the state of each child that has one.
+    Children,
+}
+
+/// What halting an active latch gives back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Release {
+    Nothing,
+    /// The permit of a `gate`.
+    Permit,
+    /// A `scope`'s `exit` hook runs.
+    Exit,
+}
+
+/// A slot of the tree's keep part: what outlives activity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Keep {
+    /// `f64`: when a `cooldown` may run again.
+    Ready,
+    /// `u8`: how a `run_once` ended (0 not yet, 1 success, 2 failure).
+    Once,
+    /// `uN`: the child a `sequential` group tries first next time.
+    Next,
+    /// mask: the children a `shuffle` group chose in this round.
+    Used,
+    /// The embedded tree's keep part.
+    Subtree,
+    /// `f64`: when an `every` guard may be checked again.
+    Every,
 }
 
 // A handful per tree, built once per expansion: size does not matter.
@@ -201,29 +282,14 @@ pub enum FlagMode {
 }
 
 impl Kind {
-    /// Decorators whose state is exactly their child's.
-    pub fn is_transparent(&self) -> bool {
-        matches!(
-            self,
-            Kind::Invert
-                | Kind::ForceSuccess
-                | Kind::ForceFailure
-                | Kind::KeepRunningUntilFailure
-                | Kind::Cooldown(_)
-                | Kind::RunOnce
-        )
-    }
-
-    /// Composites whose state is an enum of the running child.
-    pub fn is_one_of(&self) -> bool {
-        matches!(
-            self,
-            Kind::Sequence
-                | Kind::ReactiveSequence
-                | Kind::Select
-                | Kind::ReactiveSelect
-                | Kind::Switch(_)
-        )
+    /// What leaving a latched node gives back (once its child finished, or
+    /// when it is halted).
+    pub fn release(&self) -> Release {
+        match self {
+            Kind::Gate(_) => Release::Permit,
+            Kind::Scope { exit: Some(_), .. } => Release::Exit,
+            _ => Release::Nothing,
+        }
     }
 }
 
@@ -232,22 +298,12 @@ impl Tree {
         &self.nodes[id]
     }
 
-    /// Whether code generation declares a named state type for this node:
-    /// composites that remember a child, and every `parallel`, `repeat` and
-    /// `retry` (which use their type as scratch space when nothing outlives
-    /// the tick).
+    /// Whether code generation declares a named state type for this node.
     pub fn has_named_type(&self, id: usize) -> bool {
-        let node = self.node(id);
-        match node.kind {
-            Kind::Parallel { .. } | Kind::Repeat(_) | Kind::Retry(_) | Kind::Delay(_) => true,
-            Kind::Rendezvous { .. } => true,
-            Kind::Decider { .. }
-            | Kind::Scope { .. }
-            | Kind::Timeout(_)
-            | Kind::Gate(_)
-            | Kind::GlobalCooldown(_) => node.has_state,
-            _ => node.kind.is_one_of() && node.has_state,
-        }
+        matches!(
+            self.node(id).shape,
+            Shape::OneOf | Shape::Decider | Shape::Record(_)
+        )
     }
 }
 

@@ -4,7 +4,7 @@
 use crate::args::{Value, Values};
 use crate::ast::{self, NodeKind};
 use crate::check;
-use crate::ir::{self, Constant, FlagMode, Kind, Node, Policy, Tree};
+use crate::ir::{self, Constant, Field, FlagMode, Keep, Kind, Node, Policy, Release, Shape, Tree};
 use crate::kinds;
 use proc_macro2::Span;
 use quote::ToTokens;
@@ -14,7 +14,8 @@ use quote::ToTokens;
 pub fn lower(tree: &ast::TreeDef) -> Option<Tree> {
     let mut nodes = Vec::new();
     push(tree.roots.first()?, None, 0, None, &mut nodes)?;
-    analyse(&mut nodes);
+    let context = check::context_param(&tree.params).map(|p| p.name.clone());
+    analyse(&mut nodes, context.is_some());
     Some(Tree {
         attrs: tree.attrs.clone(),
         vis: tree.vis.clone(),
@@ -29,7 +30,7 @@ pub fn lower(tree: &ast::TreeDef) -> Option<Tree> {
             .first()
             .and_then(|p| check::agent_type(&p.ty))
             .cloned(),
-        context: check::context_param(&tree.params).map(|p| p.name.clone()),
+        context,
         shared: check::shared_param(&tree.name, &tree.params).map(|p| p.name.clone()),
         nodes,
     })
@@ -117,6 +118,8 @@ fn push(
         arm: node.arm.as_deref().cloned(),
         can_run: false,
         has_state: false,
+        shape: Shape::None,
+        keep: Vec::new(),
     });
     let inner = match nodes[id].kind {
         Kind::Rendezvous { .. } => Some(id),
@@ -257,8 +260,9 @@ fn guard(guard: &ast::Guard) -> ir::Guard {
 }
 
 /// Bottom-up: children have larger ids than their parent, so a reverse
-/// sweep sees every child before its parent.
-fn analyse(nodes: &mut [Node]) {
+/// sweep sees every child before its parent. `context`: the tree has a tick
+/// context, so entry times can be recorded.
+fn analyse(nodes: &mut [Node], context: bool) {
     for id in (0..nodes.len()).rev() {
         let any_child_runs = nodes[id].children.iter().any(|&c| nodes[c].can_run);
         let only_child_state = nodes[id]
@@ -284,7 +288,80 @@ fn analyse(nodes: &mut [Node]) {
         };
         nodes[id].can_run = can_run;
         nodes[id].has_state = has_state;
+        nodes[id].shape = shape(&nodes[id], only_child_state, context);
+        nodes[id].keep = keep(&nodes[id]);
     }
+}
+
+/// The state layout of `node`, whose `has_state` is known.
+/// `child_state`: its first child has state.
+fn shape(node: &Node, child_state: bool, context: bool) -> Shape {
+    // The fields, then the only child's state if it has one.
+    let record = |fields: &[Field]| {
+        let child = child_state.then_some(Field::Child);
+        Shape::Record(fields.iter().copied().chain(child).collect())
+    };
+    let latch = |release, since: bool| {
+        let latch = Field::Latch(release);
+        if since {
+            record(&[latch, Field::Since])
+        } else {
+            record(&[latch])
+        }
+    };
+    match &node.kind {
+        Kind::Leaf { .. } => Shape::Leaf,
+        Kind::Subtree { .. } => Shape::Subtree,
+        Kind::Wait(_) => Shape::Wait,
+        Kind::Sync { .. } => Shape::Arrived,
+        // Within a tick these use their record as scratch space.
+        Kind::Parallel { .. } => Shape::Record(vec![Field::Masks, Field::Children]),
+        Kind::Repeat(n) | Kind::Retry(n) => record(&[Field::Count(*n)]),
+        Kind::Delay(_) => record(&[Field::Latch(Release::Nothing), Field::Since, Field::Passed]),
+        Kind::Rendezvous { .. } => record(&[Field::Member]),
+        // Even without state: what runs below them is their child.
+        Kind::Invert
+        | Kind::ForceSuccess
+        | Kind::ForceFailure
+        | Kind::KeepRunningUntilFailure
+        | Kind::Cooldown(_)
+        | Kind::RunOnce => Shape::Child,
+        _ if !node.has_state => Shape::None,
+        Kind::Sequence
+        | Kind::ReactiveSequence
+        | Kind::Select
+        | Kind::ReactiveSelect
+        | Kind::Switch(_) => Shape::OneOf,
+        Kind::Decider { .. } => Shape::Decider,
+        Kind::Scope { .. } => latch(node.kind.release(), context),
+        Kind::Timeout(_) => latch(node.kind.release(), true),
+        Kind::Gate(_) | Kind::GlobalCooldown(_) => latch(node.kind.release(), false),
+        Kind::Cond(_) | Kind::Action(_) | Kind::Constant(_) | Kind::Monitor { .. } => Shape::None,
+    }
+}
+
+/// What `node` remembers across activations.
+fn keep(node: &Node) -> Vec<Keep> {
+    let own = match &node.kind {
+        Kind::Cooldown(_) => Some(Keep::Ready),
+        Kind::RunOnce => Some(Keep::Once),
+        Kind::Decider {
+            policy: Policy::Sequential,
+            ..
+        } => Some(Keep::Next),
+        Kind::Decider {
+            policy: Policy::Shuffle,
+            ..
+        } => Some(Keep::Used),
+        Kind::Subtree { .. } => Some(Keep::Subtree),
+        _ => None,
+    };
+    let every = node
+        .guard
+        .as_ref()
+        .and_then(|g| g.has_every())
+        .map(|_| Keep::Every);
+    own.into_iter().chain(every).collect()
 }
 
 /// The user's own text where the compiler can give it, else the tokens.
@@ -463,6 +540,47 @@ mod tests {
             ]
         );
         assert!(tree.has_named_type(8) && tree.has_named_type(10) && !tree.has_named_type(1));
+    }
+
+    #[test]
+    fn state_shapes_and_keep_slots() {
+        let tree = lower_one(quote! {
+            tree T(a: &mut A, #[context] cx: &Cx, shared: &TShared) {
+                sequence {
+                    scope(exit = a.leave()) { Walk },
+                    timeout(1.0) { action a.y() },
+                    gate(2) { Walk },
+                    cooldown(1.0) { Walk },
+                    repeat(300) { Walk },
+                    run_once { cond a.x() },
+                }
+            }
+        });
+        let shapes: Vec<&Shape> = tree.nodes.iter().map(|n| &n.shape).collect();
+        use Field::*;
+        assert_eq!(
+            shapes,
+            [
+                &Shape::OneOf,
+                &Shape::Record(vec![Latch(Release::Exit), Since, Child]),
+                &Shape::Leaf,
+                // The action has no state: the record has no child field.
+                &Shape::Record(vec![Latch(Release::Nothing), Since]),
+                &Shape::None,
+                &Shape::Record(vec![Latch(Release::Permit), Child]),
+                &Shape::Leaf,
+                &Shape::Child,
+                &Shape::Leaf,
+                &Shape::Record(vec![Count(300), Child]),
+                &Shape::Leaf,
+                // A decorator is its child's state, none here.
+                &Shape::Child,
+                &Shape::None,
+            ]
+        );
+        assert_eq!(tree.nodes[7].keep, [Keep::Ready]);
+        assert_eq!(tree.nodes[11].keep, [Keep::Once]);
+        assert!(tree.nodes[0].keep.is_empty());
     }
 
     #[test]

@@ -20,12 +20,12 @@
 //! reports the excess as a `TickError`.
 
 use super::{Gen, mask_for, names, status};
-use crate::ir::{ClauseKind, FlagMode, Kind, Policy};
+use crate::ir::{ClauseKind, FlagMode, Keep, Policy, Shape};
 use proc_macro2::{Literal, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-/// A field of a decider variant.
+/// A field of a variant of a composite's enum.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Field {
     /// The child's state.
@@ -37,9 +37,14 @@ pub(super) enum Field {
 }
 
 impl Gen<'_> {
-    /// Fields of child `c`'s variant in its decider group's enum, in order.
-    pub(super) fn decider_fields(&self, c: usize) -> Vec<(Field, TokenStream)> {
+    /// Fields of child `c`'s variant in its parent's enum, in order: its
+    /// state; in a decider group also the value its `when let` matched and
+    /// when it activated.
+    pub(super) fn variant_fields(&self, c: usize) -> Vec<(Field, TokenStream)> {
         let child = self.tree.node(c);
+        let in_group = child
+            .parent
+            .is_some_and(|p| self.tree.node(p).shape == Shape::Decider);
         let mut fields = Vec::new();
         if child.has_state {
             fields.push((Field::State, self.ty(c)));
@@ -47,7 +52,7 @@ impl Gen<'_> {
         if let Some((_, ty)) = child.binding() {
             fields.push((Field::Value, quote!(#ty)));
         }
-        if self.tree.context.is_some() {
+        if in_group && self.tree.context.is_some() {
             fields.push((Field::Since, quote!(f64)));
         }
         fields
@@ -55,10 +60,10 @@ impl Gen<'_> {
 
     /// `Ty::N4(__ds, _, __dt)`: binds the wanted fields of child `c`'s
     /// variant to locals named after them, ignores the others.
-    pub(super) fn decider_pattern(&self, group: usize, c: usize, want: &[Field]) -> TokenStream {
+    pub(super) fn variant_pattern(&self, group: usize, c: usize, want: &[Field]) -> TokenStream {
         let ty = self.type_ident(group);
         let variant = self.variant(c);
-        let fields = self.decider_fields(c);
+        let fields = self.variant_fields(c);
         if fields.is_empty() {
             return quote!(#ty::#variant);
         }
@@ -167,13 +172,13 @@ impl Gen<'_> {
             });
             let bookkeeping = match policy {
                 Policy::Sequential => {
-                    let field = names::keep_field(id, "next");
+                    let field = names::keep_field(id, Keep::Next);
                     let next = Literal::usize_unsuffixed((k + 1) % n);
                     let keep = names::keep();
                     Some(quote!(#keep.#field = #next;))
                 }
                 Policy::Shuffle => {
-                    let field = names::keep_field(id, "used");
+                    let field = names::keep_field(id, Keep::Used);
                     let keep = names::keep();
                     Some(quote!(#keep.#field |= (1 as #mask_ty) << #k_lit;))
                 }
@@ -183,7 +188,7 @@ impl Gen<'_> {
             let value = names::value();
             if child.can_run {
                 let variant = self.variant(c);
-                let inits = self.decider_fields(c).into_iter().map(|(f, _)| match f {
+                let inits = self.variant_fields(c).into_iter().map(|(f, _)| match f {
                     Field::State => quote!(::core::default::Default::default()),
                     Field::Value => quote!(#value),
                     Field::Since => {
@@ -191,7 +196,7 @@ impl Gen<'_> {
                         quote!(#now)
                     }
                 });
-                let fields = self.decider_fields(c);
+                let fields = self.variant_fields(c);
                 let write = if fields.is_empty() {
                     quote!(*#place = #ty::#variant;)
                 } else {
@@ -268,7 +273,7 @@ impl Gen<'_> {
                 quote!(#(#checks)*)
             }
             Policy::Sequential => {
-                let field = names::keep_field(id, "next");
+                let field = names::keep_field(id, Keep::Next);
                 let (start, j) = (names::start(), names::offset());
                 let arms = (0..n).map(|k| {
                     let check = check(k, activate(k));
@@ -334,7 +339,7 @@ impl Gen<'_> {
                         ::__bt::__private::pick(#rng, #accepted as u128).unwrap_or(#n)
                     },
                     Policy::Shuffle => {
-                        let field = names::keep_field(id, "used");
+                        let field = names::keep_field(id, Keep::Used);
                         let fresh_round = names::candidates();
                         quote! {{
                             let mut #fresh_round = #accepted & !#keep.#field;
@@ -402,7 +407,7 @@ impl Gen<'_> {
                 .map(|(k, &c)| {
                     let child = self.tree.node(c);
                     let pattern =
-                        self.decider_pattern(id, c, &[Field::State, Field::Value, Field::Since]);
+                        self.variant_pattern(id, c, &[Field::State, Field::Value, Field::Since]);
                     let bind = child.binding().map(|(pat, _)| {
                         let v = field_local(Field::Value);
                         quote!(let #pat = &*#v else { ::core::unreachable!() };)
@@ -526,7 +531,7 @@ impl Gen<'_> {
                     }
                 }
                 ClauseKind::Every(d) => {
-                    let field = names::keep_field(c, "every");
+                    let field = names::keep_field(c, Keep::Every);
                     let seconds = quote_spanned!(d.span()=> { let __d: f64 = #d; __d });
                     quote! {
                         if #now < #keep.#field #reject
@@ -568,11 +573,6 @@ impl Gen<'_> {
                 #accept
             }
         }
-    }
-
-    /// `true` when node `id` is a decider group.
-    pub(super) fn is_decider(&self, id: usize) -> bool {
-        matches!(self.tree.node(id).kind, Kind::Decider { .. })
     }
 }
 

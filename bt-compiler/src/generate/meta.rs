@@ -2,7 +2,7 @@
 //! agent's active path.
 
 use super::{Gen, names};
-use crate::ir::Kind;
+use crate::ir::{Field, Kind, Shape};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -103,44 +103,48 @@ impl Gen<'_> {
     /// it) hold a running node?
     fn active(&self, id: usize, place: TokenStream) -> TokenStream {
         let node = self.tree.node(id);
-        match &node.kind {
-            Kind::Leaf { .. } => quote!(::core::option::Option::is_some(#place)),
-            Kind::Subtree { path, .. } => {
+        match &node.shape {
+            Shape::None => quote!(false),
+            Shape::Leaf | Shape::Wait => quote!(::core::option::Option::is_some(#place)),
+            Shape::Subtree => {
+                let Kind::Subtree { path, .. } = &node.kind else {
+                    unreachable!("only subtrees embed a tree")
+                };
                 quote!(<#path as ::__bt::__private::Embed>::is_active(#place))
             }
-            kind if kind.is_transparent() => self.active(node.children[0], place),
-            Kind::Wait(_) => quote!(::core::option::Option::is_some(#place)),
-            Kind::Scope { .. } | Kind::GlobalCooldown(_) => quote!((#place).active),
-            Kind::Gate(_) => quote!((#place).held),
-            Kind::Rendezvous { .. } => {
-                quote!((#place).member.phase != ::__bt::__private::Phase::Idle)
-            }
-            Kind::Sync { .. } => quote!(*(#place)),
-            Kind::Timeout(_) | Kind::Delay(_) => {
-                quote!(::core::option::Option::is_some(&(#place).start))
-            }
-            Kind::Parallel { .. } => {
-                let children = node
-                    .children
-                    .iter()
-                    .filter(|&&c| self.tree.node(c).has_state)
-                    .map(|&c| {
-                        let field = self.field(c);
-                        self.active(c, quote!(&(#place).#field))
-                    });
-                quote!(((#place).succeeded | (#place).failed) != 0 #(|| #children)*)
-            }
-            Kind::Repeat(_) | Kind::Retry(_) => {
-                let c = node.children[0];
-                let child = self.tree.node(c).has_state.then(|| {
-                    let child = self.active(c, quote!(&(#place).child));
-                    quote!(|| #child)
-                });
-                quote!((#place).count != 0 #child)
-            }
-            _ => {
+            Shape::Child => self.active(node.children[0], place),
+            Shape::Arrived => quote!(*(#place)),
+            Shape::OneOf | Shape::Decider => {
                 let ty = self.type_ident(id);
                 quote!(!::core::matches!(*(#place), #ty::Idle))
+            }
+            Shape::Record(fields) => {
+                // A latch or membership is set for as long as anything
+                // below runs; without one, ask the fields and the children.
+                let mut tests = Vec::new();
+                for &field in fields {
+                    match field {
+                        Field::Latch(_) => return quote!((#place).active),
+                        Field::Member => {
+                            return quote!((#place).member.phase != ::__bt::__private::Phase::Idle);
+                        }
+                        Field::Count(_) => tests.push(quote!((#place).count != 0)),
+                        Field::Masks => {
+                            tests.push(quote!(((#place).succeeded | (#place).failed) != 0))
+                        }
+                        Field::Child | Field::Children => {
+                            for (name, c) in self.child_fields(id, field) {
+                                tests.push(self.active(c, quote!(&(#place).#name)));
+                            }
+                        }
+                        Field::Since | Field::Passed => {}
+                    }
+                }
+                if tests.is_empty() {
+                    quote!(false)
+                } else {
+                    quote!(#(#tests)||*)
+                }
             }
         }
     }
@@ -158,14 +162,13 @@ impl Gen<'_> {
         let tree_name = &self.tree.name;
         let (depth, visitor) = (names::depth(), names::visitor());
         let node_depth = node.depth;
-        let own_since = match (&node.kind, &place) {
-            (Kind::Wait(_), Some(place)) => Some(quote!(*(#place))),
-            (Kind::Timeout(_) | Kind::Delay(_), Some(place)) => Some(quote!((#place).start)),
-            (Kind::Scope { .. }, Some(place)) if self.tree.context.is_some() => {
+        let own_since = place.as_ref().and_then(|place| match &node.shape {
+            Shape::Wait => Some(quote!(*(#place))),
+            Shape::Record(fields) if fields.contains(&Field::Since) => {
                 Some(quote!(::core::option::Option::Some((#place).t)))
             }
             _ => None,
-        };
+        });
         let since = own_since
             .or(since)
             .unwrap_or_else(|| quote!(::core::option::Option::None));
@@ -176,36 +179,55 @@ impl Gen<'_> {
                 since: #since,
             });
         };
-        let child_state = |field: TokenStream| {
-            let c = node.children[0];
-            if self.tree.node(c).has_state {
-                let active = self.active(c, field.clone());
-                let visit = self.visit(c, Some(field), None);
-                quote!(if #active { #visit })
-            } else {
+        let place = match (&node.shape, place) {
+            // A decorator passes its state, or none, to its child.
+            (Shape::Child, place) => {
+                let below = self.visit(node.children[0], place, None);
+                return quote!(#report #below);
+            }
+            (_, Some(place)) => place,
+            // Nothing else runs below a node without state.
+            (_, None) => return report,
+        };
+        let below = match &node.shape {
+            Shape::Child | Shape::None | Shape::Leaf | Shape::Wait | Shape::Arrived => {
                 TokenStream::new()
             }
-        };
-        let below = match (&node.kind, place) {
-            (kind, place) if kind.is_transparent() => self.visit(node.children[0], place, None),
-            (Kind::Wait(_) | Kind::Sync { .. }, _) => TokenStream::new(),
-            (
-                Kind::Scope { .. }
-                | Kind::Timeout(_)
-                | Kind::Delay(_)
-                | Kind::Gate(_)
-                | Kind::GlobalCooldown(_)
-                | Kind::Rendezvous { .. },
-                Some(place),
-            ) => child_state(quote!(&(#place).child)),
-            (Kind::Decider { .. }, Some(place)) => {
+            Shape::Subtree => {
+                let Kind::Subtree { path, .. } = &node.kind else {
+                    unreachable!("only subtrees embed a tree")
+                };
+                quote!(<#path as ::__bt::__private::Embed>::visit_active(#place, #depth + #node_depth + 1, #visitor);)
+            }
+            Shape::Record(fields) => {
+                // Several children: name the record once.
+                let several = fields.contains(&Field::Children);
+                let v = names::value();
+                let record = if several {
+                    quote!(#v)
+                } else {
+                    quote!((#place))
+                };
+                let children =
+                    fields
+                        .iter()
+                        .flat_map(|&f| self.child_fields(id, f))
+                        .map(|(name, c)| {
+                            let active = self.active(c, quote!(&#record.#name));
+                            let visit = self.visit(c, Some(quote!(&#record.#name)), None);
+                            quote!(if #active { #visit })
+                        });
+                let bind = several.then(|| quote!(let #v = #place;));
+                quote!(#bind #(#children)*)
+            }
+            Shape::Decider => {
                 use super::decide::{Field, field_local};
                 let arms = node
                     .children
                     .iter()
                     .filter(|&&c| self.tree.node(c).can_run)
                     .map(|&c| {
-                        let pattern = self.decider_pattern(id, c, &[Field::State, Field::Since]);
+                        let pattern = self.variant_pattern(id, c, &[Field::State, Field::Since]);
                         let has_since = self.tree.context.is_some();
                         let since = has_since.then(|| {
                             let t = field_local(Field::Since);
@@ -225,38 +247,7 @@ impl Gen<'_> {
                     }
                 }
             }
-            (_, None) | (Kind::Leaf { .. }, _) => TokenStream::new(),
-            (Kind::Subtree { path, .. }, Some(place)) => {
-                quote!(<#path as ::__bt::__private::Embed>::visit_active(#place, #depth + #node_depth + 1, #visitor);)
-            }
-            (Kind::Parallel { .. }, Some(place)) => {
-                let v = names::value();
-                let children = node
-                    .children
-                    .iter()
-                    .filter(|&&c| self.tree.node(c).has_state)
-                    .map(|&c| {
-                        let field = self.field(c);
-                        let active = self.active(c, quote!(&#v.#field));
-                        let visit = self.visit(c, Some(quote!(&#v.#field)), None);
-                        quote!(if #active { #visit })
-                    });
-                quote! {
-                    let #v = #place;
-                    #(#children)*
-                }
-            }
-            (Kind::Repeat(_) | Kind::Retry(_), Some(place)) => {
-                let c = node.children[0];
-                if self.tree.node(c).has_state {
-                    let active = self.active(c, quote!(&(#place).child));
-                    let visit = self.visit(c, Some(quote!(&(#place).child)), None);
-                    quote!(if #active { #visit })
-                } else {
-                    TokenStream::new()
-                }
-            }
-            (_, Some(place)) => {
+            Shape::OneOf => {
                 let ty = self.type_ident(id);
                 let arms = node
                     .children

@@ -8,6 +8,7 @@
 //! own spans, so type errors land on the user's tokens.
 
 mod decide;
+mod latch;
 mod meta;
 mod names;
 mod shared;
@@ -16,7 +17,7 @@ mod tick;
 mod time;
 
 use crate::ast::TreeDef;
-use crate::ir::{Kind, Tree};
+use crate::ir::{Keep, Kind, Shape, Tree};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 use syn::Lifetime;
@@ -318,18 +319,20 @@ impl Gen<'_> {
     /// The state type of a node that has state.
     fn ty(&self, id: usize) -> TokenStream {
         let node = self.tree.node(id);
-        match &node.kind {
-            Kind::Leaf { path, .. } => {
+        match (&node.shape, &node.kind) {
+            (Shape::Leaf, Kind::Leaf { path, .. }) => {
                 // All of it on the user's path: a type that is not a leaf is
                 // reported there, not on the macro call.
                 let leaf = self.leaf_trait(path);
                 let span = syn::spanned::Spanned::span(path);
                 quote::quote_spanned!(span=> ::core::option::Option<#leaf::Memory>)
             }
-            Kind::Subtree { path, .. } => quote!(<#path as ::__bt::__private::Embed>::Active),
-            Kind::Wait(_) => quote!(::core::option::Option<f64>),
-            Kind::Sync { .. } => quote!(bool),
-            kind if kind.is_transparent() => self.ty(node.children[0]),
+            (Shape::Subtree, Kind::Subtree { path, .. }) => {
+                quote!(<#path as ::__bt::__private::Embed>::Active)
+            }
+            (Shape::Wait, _) => quote!(::core::option::Option<f64>),
+            (Shape::Arrived, _) => quote!(bool),
+            (Shape::Child, _) => self.ty(node.children[0]),
             _ => {
                 let ident = self.type_ident(id);
                 quote!(#ident)
@@ -362,6 +365,12 @@ impl Gen<'_> {
             proc_macro2::Group::new(proc_macro2::Delimiter::Parenthesis, quote!(#(#args),*));
         group.set_span(paren);
         quote!((#place).#method #group)
+    }
+
+    /// What a composite's code names: its block's label, the local holding
+    /// its state and its state type.
+    fn frame(&self, id: usize) -> (Lifetime, Ident, Ident) {
+        (self.label(id), self.place(id), self.type_ident(id))
     }
 
     /// The local holding `&mut` the node's state: `__s3`.
@@ -427,70 +436,48 @@ impl Gen<'_> {
     /// Fields of the keep type: (name, type, initial value, doc).
     fn keep_fields(&self) -> Vec<(Ident, TokenStream, TokenStream, String)> {
         let mut fields = Vec::new();
-        let never = quote!(f64::NEG_INFINITY);
         for node in &self.tree.nodes {
-            let id = node.id;
-            match &node.kind {
-                Kind::Cooldown(_) => fields.push((
-                    names::keep_field(id, "ready"),
-                    quote!(f64),
-                    never.clone(),
-                    format!(" Time from which{} may run again.", node.describe()),
-                )),
-                Kind::RunOnce => fields.push((
-                    names::keep_field(id, "once"),
-                    quote!(u8),
-                    quote!(0),
-                    format!(
-                        " How{} ended: 0 not yet, 1 success, 2 failure.",
-                        node.describe()
+            let n = node.children.len();
+            let what = node.describe();
+            for &slot in &node.keep {
+                let (ty, init, doc) = match slot {
+                    Keep::Ready => (
+                        quote!(f64),
+                        quote!(f64::NEG_INFINITY),
+                        format!(" Time from which{what} may run again."),
                     ),
-                )),
-                Kind::Decider {
-                    policy: crate::ir::Policy::Sequential,
-                    ..
-                } => fields.push((
-                    names::keep_field(id, "next"),
-                    {
-                        let ty = uint_for(node.children.len() as u128);
-                        quote!(#ty)
-                    },
-                    quote!(0),
-                    format!(" Child{} tries first next time.", node.describe()),
-                )),
-                Kind::Decider {
-                    policy: crate::ir::Policy::Shuffle,
-                    ..
-                } => fields.push((
-                    names::keep_field(id, "used"),
-                    {
-                        let ty = mask_for(node.children.len());
-                        quote!(#ty)
-                    },
-                    quote!(0),
-                    format!(" Children of{} chosen in this round.", node.describe()),
-                )),
-                Kind::Subtree { path, .. } => fields.push((
-                    names::field(id),
-                    quote!(<#path as ::__bt::__private::Embed>::Keep),
-                    quote!(::core::default::Default::default()),
-                    format!(
-                        " What the subtree{} keeps across activations.",
-                        node.describe()
+                    Keep::Once => (
+                        quote!(::core::primitive::u8),
+                        quote!(0),
+                        format!(" How{what} ended: 0 not yet, 1 success, 2 failure."),
                     ),
-                )),
-                _ => {}
-            }
-            if node.guard.as_ref().and_then(|g| g.has_every()).is_some() {
-                fields.push((
-                    names::keep_field(id, "every"),
-                    quote!(f64),
-                    never.clone(),
-                    format!(
-                        " Time from which the guard of{} may be checked again.",
-                        node.describe()
+                    Keep::Next => (
+                        uint_for(n as u128),
+                        quote!(0),
+                        format!(" Child{what} tries first next time."),
                     ),
-                ));
+                    Keep::Used => (
+                        mask_for(n),
+                        quote!(0),
+                        format!(" Children of{what} chosen in this round."),
+                    ),
+                    Keep::Subtree => {
+                        let Kind::Subtree { path, .. } = &node.kind else {
+                            unreachable!("only subtrees keep a subtree's part")
+                        };
+                        (
+                            quote!(<#path as ::__bt::__private::Embed>::Keep),
+                            quote!(::core::default::Default::default()),
+                            format!(" What the subtree{what} keeps across activations."),
+                        )
+                    }
+                    Keep::Every => (
+                        quote!(f64),
+                        quote!(f64::NEG_INFINITY),
+                        format!(" Time from which the guard of{what} may be checked again."),
+                    ),
+                };
+                fields.push((names::keep_field(node.id, slot), ty, init, doc));
             }
         }
         fields

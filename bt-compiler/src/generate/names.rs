@@ -10,6 +10,7 @@
 //! replaces that marker with the tree's crate path (`::bt` unless the tree
 //! says `#[bt(crate = path)]`) once the whole expansion is built.
 
+use crate::ir::Keep;
 use proc_macro2::{Group, Ident, Span, TokenStream, TokenTree};
 use quote::{ToTokens, format_ident};
 use syn::Lifetime;
@@ -106,49 +107,32 @@ locals! {
     decider_since = "__dt";
 }
 
-/// The local holding `&mut` the state of node `id`.
-pub fn place(id: usize) -> Ident {
-    local(&format!("__s{id}"))
+/// Names numbered by a node id (or a child's position): `__s3`, `'n3`.
+macro_rules! numbered {
+    ($($(#[doc = $doc:literal])* $name:ident: $ty:ty = $make:ident($prefix:literal);)*) => {
+        $($(#[doc = $doc])* pub fn $name(id: usize) -> $ty { $make(&format!("{}{id}", $prefix)) })*
+    };
 }
 
-/// The local holding `&mut` the member state of rendezvous `id`.
-pub fn member(id: usize) -> Ident {
-    local(&format!("__member_n{id}"))
-}
-
-/// A payload bound per child while walking the active path.
-pub fn matched_child(id: usize) -> Ident {
-    local(&format!("__x{id}"))
-}
-
-/// The block implementing node `id`.
-pub fn block(id: usize) -> Lifetime {
-    label(&format!("'n{id}"))
-}
-
-/// Where a resumed sequence enters at child `id`.
-pub fn resume(id: usize) -> Lifetime {
-    label(&format!("'resume_n{id}"))
-}
-
-/// A decider group's decision loop.
-pub fn redecide(id: usize) -> Lifetime {
-    label(&format!("'redecide_n{id}"))
-}
-
-/// A decider group's choice, left once a child is activated.
-pub fn decide(id: usize) -> Lifetime {
-    label(&format!("'decide_n{id}"))
-}
-
-/// The guard check of decider child `id`.
-pub fn guard(id: usize) -> Lifetime {
-    label(&format!("'guard_n{id}"))
-}
-
-/// The slot of random-policy child `k`'s `when let` value.
-pub fn slot(k: usize) -> Ident {
-    local(&format!("__v{k}"))
+numbered! {
+    /// The local holding `&mut` the state of node `id`.
+    place: Ident = local("__s");
+    /// The local holding `&mut` the member state of rendezvous `id`.
+    member: Ident = local("__member_n");
+    /// A payload bound per child while walking the active path.
+    matched_child: Ident = local("__x");
+    /// The slot of random-policy child `id`'s `when let` value.
+    slot: Ident = local("__v");
+    /// The block implementing node `id`.
+    block: Lifetime = label("'n");
+    /// Where a resumed sequence enters at child `id`.
+    resume: Lifetime = label("'resume_n");
+    /// A decider group's decision loop.
+    redecide: Lifetime = label("'redecide_n");
+    /// A decider group's choice, left once a child is activated.
+    decide: Lifetime = label("'decide_n");
+    /// The guard check of decider child `id`.
+    guard: Lifetime = label("'guard_n");
 }
 
 /// The named state type of node `id` in tree `tree`: `__GuardN3`.
@@ -186,8 +170,22 @@ pub fn field(id: usize) -> Ident {
     format_ident!("n{}", id)
 }
 
-/// What node `id` keeps in the keep part, by purpose: `n4_ready`.
-pub fn keep_field(id: usize, purpose: &str) -> Ident {
+/// The record field holding a node's only child's state: `child`.
+pub fn child_field() -> Ident {
+    format_ident!("child")
+}
+
+/// The keep-part field of node `id`'s slot: `n4_ready`; a subtree's keep
+/// part is `n4`.
+pub fn keep_field(id: usize, slot: Keep) -> Ident {
+    let purpose = match slot {
+        Keep::Ready => "ready",
+        Keep::Once => "once",
+        Keep::Next => "next",
+        Keep::Used => "used",
+        Keep::Every => "every",
+        Keep::Subtree => return field(id),
+    };
     format_ident!("n{}_{}", id, purpose)
 }
 

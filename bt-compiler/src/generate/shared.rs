@@ -20,7 +20,7 @@ impl Gen<'_> {
     }
 
     /// `shared.<field>`.
-    fn shared_place(&self, id: usize) -> TokenStream {
+    pub(super) fn shared_place(&self, id: usize) -> TokenStream {
         let shared = &self.tree.shared;
         let field = self.shared_field(id);
         quote!(#shared.#field)
@@ -90,95 +90,6 @@ impl Gen<'_> {
         });
         let eval = self.eval(c);
         quote!(#bind #eval)
-    }
-
-    /// `gate(n) { child }`: a permit is taken on entry and given back when
-    /// the child finishes or is halted; no permit, the gate fails.
-    pub(super) fn gate(&self, id: usize, n: u32) -> TokenStream {
-        let node = self.tree.node(id);
-        let label = self.label(id);
-        let shared = self.shared_place(id);
-        let n = Literal::u32_unsuffixed(n);
-        let (r, fail) = (names::result(), status("Failure"));
-        if !node.has_state {
-            let eval = self.eval(node.children[0]);
-            return quote! {
-                #label: {
-                    if !::__bt::__private::gate_enter(&#shared, #n) {
-                        break #label #fail;
-                    }
-                    #eval
-                    ::__bt::__private::gate_leave(&#shared);
-                    #r
-                }
-            };
-        }
-        let place = self.place(id);
-        let child = self.child_in_field(id);
-        quote! {
-            #label: {
-                if !#place.held {
-                    if !::__bt::__private::gate_enter(&#shared, #n) {
-                        break #label #fail;
-                    }
-                    #place.held = true;
-                }
-                #child
-                if #r.is_done() {
-                    #place.held = false;
-                    ::__bt::__private::gate_leave(&#shared);
-                }
-                #r
-            }
-        }
-    }
-
-    /// `global_cooldown(s) { child }`: entry is refused until `s` seconds
-    /// after any agent last finished the child.
-    pub(super) fn global_cooldown(&self, id: usize, duration: &syn::Expr) -> TokenStream {
-        let node = self.tree.node(id);
-        let label = self.label(id);
-        let shared = self.shared_place(id);
-        let (r, now, d, fail) = (
-            names::result(),
-            names::now(),
-            names::seconds(),
-            status("Failure"),
-        );
-        let seconds = quote_spanned!(duration.span()=> let #d: f64 = #duration;);
-        if !node.has_state {
-            let eval = self.eval(node.children[0]);
-            return quote! {
-                #label: {
-                    if !#shared.is_ready(#now) {
-                        break #label #fail;
-                    }
-                    #eval
-                    #seconds
-                    ::__bt::__private::cooldown_start(&#shared, #now, #d);
-                    #r
-                }
-            };
-        }
-        let place = self.place(id);
-        let child = self.child_in_field(id);
-        quote! {
-            #label: {
-                if !#place.active {
-                    if !#shared.is_ready(#now) {
-                        break #label #fail;
-                    }
-                    #place.active = true;
-                }
-                #child
-                if #r.is_done() {
-                    #place.active = false;
-                    #seconds
-                    ::__bt::__private::cooldown_start(&#shared, #now, #d);
-                }
-                #r
-            }
-        }
     }
 
     /// `rendezvous(n) as role { child }`: join, wait (`Running`) until `n`
@@ -359,9 +270,7 @@ impl Gen<'_> {
     /// runs; a different arm than last tick's halts the old one first.
     pub(super) fn switch(&self, id: usize, expr: &syn::Expr) -> TokenStream {
         let node = self.tree.node(id);
-        let label = self.label(id);
-        let place = self.place(id);
-        let ty = self.type_ident(id);
+        let (label, place, ty) = self.frame(id);
         let r = names::result();
         let args = self.args();
         let x = names::matched();

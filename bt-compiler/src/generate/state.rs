@@ -13,8 +13,8 @@
 //! in order.
 
 use super::{Gen, mask_for, names, uint_for};
-use crate::ir::Kind;
-use proc_macro2::TokenStream;
+use crate::ir::{Field, Kind, Shape};
+use proc_macro2::{Ident, Literal, TokenStream};
 use quote::quote;
 
 impl Gen<'_> {
@@ -31,8 +31,12 @@ impl Gen<'_> {
     /// `&mut` its state type).
     pub(super) fn halt_place(&self, id: usize, place: TokenStream) -> TokenStream {
         let node = self.tree.node(id);
-        match &node.kind {
-            Kind::Leaf { path, .. } => {
+        match &node.shape {
+            Shape::None => TokenStream::new(),
+            Shape::Leaf => {
+                let Kind::Leaf { path, .. } = &node.kind else {
+                    unreachable!("only leaves have leaf memory")
+                };
                 let leaf = self.leaf_trait(path);
                 let agent = self.agent_arg();
                 let memory = names::memory();
@@ -42,14 +46,17 @@ impl Gen<'_> {
                     }
                 }
             }
-            Kind::Subtree { path, args, paren } => {
+            Shape::Subtree => {
+                let Kind::Subtree { path, args, paren } = &node.kind else {
+                    unreachable!("only subtrees embed a tree")
+                };
                 let call = self.subtree_call(path, "halt", place, args, *paren);
                 quote!(#call;)
             }
-            kind if kind.is_transparent() => self.halt_place(node.children[0], place),
-            Kind::Wait(_) => quote!(*(#place) = ::core::option::Option::None;),
-            Kind::Sync { .. } => quote!(*(#place) = false;),
-            _ => {
+            Shape::Child => self.halt_place(node.children[0], place),
+            Shape::Wait => quote!(*(#place) = ::core::option::Option::None;),
+            Shape::Arrived => quote!(*(#place) = false;),
+            Shape::OneOf | Shape::Decider | Shape::Record(_) => {
                 let args = self.args();
                 quote!((#place).halt(#args);)
             }
@@ -73,21 +80,11 @@ impl Gen<'_> {
             #[derive(::core::default::Default, ::core::clone::Clone, ::core::fmt::Debug)]
             #[allow(non_camel_case_types)]
         };
-        let (definition, halt) = match &node.kind {
-            Kind::Parallel { .. } => self.parallel_type(id),
-            Kind::Repeat(n) | Kind::Retry(n) => self.counter_type(id, *n),
-            Kind::Decider { .. } => self.decider_type(id),
-            Kind::Scope { exit, .. } => self.scope_type(id, exit.as_ref()),
-            Kind::Timeout(_) => self.timed_type(id, false),
-            Kind::Delay(_) => self.timed_type(id, true),
-            Kind::Gate(_) => self.flagged_type(id, "held", "holds a permit of the gate"),
-            Kind::GlobalCooldown(_) => {
-                self.flagged_type(id, "active", "entered past the cooldown and runs its child")
-            }
-            Kind::Rendezvous { n, .. } => self.member_type(id, *n),
-            _ => self.one_of_type(id),
+        let (definition, halt) = match &node.shape {
+            Shape::Record(fields) => self.record_type(id, fields),
+            _ => self.enum_type(id),
         };
-        let index = self.is_decider(id).then(|| {
+        let index = (node.shape == Shape::Decider).then(|| {
             let n = node.children.len();
             let arms = node
                 .children
@@ -95,7 +92,7 @@ impl Gen<'_> {
                 .enumerate()
                 .filter(|(_, c)| self.tree.node(**c).can_run)
                 .map(|(k, &c)| {
-                    let pattern = self.decider_pattern(id, c, &[]);
+                    let pattern = self.variant_pattern(id, c, &[]);
                     quote!(#pattern => #k,)
                 });
             quote! {
@@ -127,45 +124,27 @@ impl Gen<'_> {
         }
     }
 
-    /// `enum { Idle, N4(state of n4), N5, .. }`: one variant per child that
-    /// can be running, holding that child's state.
-    fn one_of_type(&self, id: usize) -> (TokenStream, TokenStream) {
-        let node = self.tree.node(id);
-        let ident = self.type_ident(id);
-        let doc = format!(" State of{}: which child is running.", node.describe());
-        let mut variants = Vec::new();
-        let mut halts = Vec::new();
-        for &c in &node.children {
-            let child = self.tree.node(c);
-            if !child.can_run {
-                continue;
-            }
-            let variant = self.variant(c);
-            let child_doc = format!("{} is running.", child.describe());
-            if child.has_state {
-                let ty = self.ty(c);
-                variants.push(quote!(#[doc = #child_doc] #variant(#ty),));
-                let x = names::matched();
-                let halt = self.halt_place(c, quote!(#x));
-                halts.push(quote!(Self::#variant(#x) => { #halt }));
-            } else {
-                variants.push(quote!(#[doc = #child_doc] #variant,));
-            }
-        }
-        enum_with_halt(&ident, &doc, "No child is running.", &variants, &halts)
-    }
-
-    /// `enum { Idle, N4(state, value, since), .. }` for a decider group:
-    /// one variant per child that can be active.
-    fn decider_type(&self, id: usize) -> (TokenStream, TokenStream) {
+    /// The enum of a composite that remembers one child: `Idle`, then a
+    /// variant per child that can be running, holding the child's state (in
+    /// a decider group also its guard's value and when it activated).
+    fn enum_type(&self, id: usize) -> (TokenStream, TokenStream) {
         use super::decide::{Field, field_local};
         let node = self.tree.node(id);
         let ident = self.type_ident(id);
-        let doc = format!(
-            " State of{}: the active child, its state, the value its guard bound and when it \
-             activated.",
-            node.describe()
-        );
+        let (what, idle, child_is) = if node.shape == Shape::Decider {
+            (
+                "the active child, its state, the value its guard bound and when it activated",
+                " No child is active.",
+                "is active.",
+            )
+        } else {
+            (
+                "which child is running",
+                " No child is running.",
+                "is running.",
+            )
+        };
+        let doc = format!(" State of{}: {what}.", node.describe());
         let mut variants = Vec::new();
         let mut halts = Vec::new();
         for &c in &node.children {
@@ -174,8 +153,8 @@ impl Gen<'_> {
                 continue;
             }
             let variant = self.variant(c);
-            let child_doc = format!("{} is active.", child.describe());
-            let fields = self.decider_fields(c);
+            let child_doc = format!("{} {child_is}", child.describe());
+            let fields = self.variant_fields(c);
             if fields.is_empty() {
                 variants.push(quote!(#[doc = #child_doc] #variant,));
             } else {
@@ -183,257 +162,131 @@ impl Gen<'_> {
                 variants.push(quote!(#[doc = #child_doc] #variant(#(#tys),*),));
             }
             if child.has_state {
-                let pattern = self.decider_pattern(id, c, &[Field::State]);
-                let halt = self.halt_place(c, {
-                    let s = field_local(Field::State);
-                    quote!(#s)
-                });
+                let pattern = self.variant_pattern(id, c, &[Field::State]);
+                let state = field_local(Field::State);
+                let halt = self.halt_place(c, quote!(#state));
                 halts.push(quote!(#pattern => { #halt }));
             }
         }
-        enum_with_halt(&ident, &doc, "No child is active.", &variants, &halts)
-    }
-
-    /// `struct { active, child, t }` for a `scope` whose child can run.
-    fn scope_type(&self, id: usize, exit: Option<&syn::Expr>) -> (TokenStream, TokenStream) {
-        let node = self.tree.node(id);
-        let ident = self.type_ident(id);
-        let doc = format!(" State of{}: whether it was entered.", node.describe());
-        let (child_field, halt_child) = self.child_field(id);
-        let since = self.tree.context.as_ref().map(|_| {
-            quote!(/// When the scope was entered.
-                t: f64,)
+        let halt_match = (!halts.is_empty()).then(|| {
+            quote! {
+                match self {
+                    #(#halts)*
+                    _ => {}
+                }
+            }
         });
-        let exit = exit.map(|e| quote!(let _ = #e;));
         let definition = quote! {
             #[doc = #doc]
-            struct #ident {
-                /// `enter` ran and `exit` has not.
-                active: bool,
-                #child_field
-                #since
+            enum #ident {
+                #[doc = #idle]
+                #[default]
+                Idle,
+                #(#variants)*
             }
         };
         let halt = quote! {
-            if self.active {
-                #halt_child
-                self.active = false;
-                #exit
-            }
+            #halt_match
+            *self = Self::Idle;
         };
         (definition, halt)
     }
 
-    /// `struct { start, [passed], child }` for `timeout` and `delay`.
-    fn timed_type(&self, id: usize, delay: bool) -> (TokenStream, TokenStream) {
-        let node = self.tree.node(id);
-        let ident = self.type_ident(id);
-        let doc = format!(" State of{}: when it started.", node.describe());
-        let (child_field, halt_child) = self.child_field(id);
-        let passed = delay.then(|| {
-            quote!(/// The delay is over; the child runs.
-            passed: bool,)
-        });
-        let reset_passed = delay.then(|| quote!(self.passed = false;));
-        let definition = quote! {
-            #[doc = #doc]
-            struct #ident {
-                /// First tick of the current run.
-                start: ::core::option::Option<f64>,
-                #passed
-                #child_field
-            }
-        };
-        let halt = quote! {
-            #halt_child
-            self.start = ::core::option::Option::None;
-            #reset_passed
-        };
-        (definition, halt)
-    }
-
-    /// `struct { <flag>: bool, child }` for `gate` and `global_cooldown`;
-    /// halting gives a gate's permit back.
-    fn flagged_type(&self, id: usize, flag: &str, what: &str) -> (TokenStream, TokenStream) {
+    /// A [`Shape::Record`]: the fields in order, and `halt`, which (if the
+    /// record is entered) halts the children, gives back what entering
+    /// took, and resets the fields.
+    fn record_type(&self, id: usize, fields: &[Field]) -> (TokenStream, TokenStream) {
         let node = self.tree.node(id);
         let ident = self.type_ident(id);
         let doc = format!(" State of{}.", node.describe());
-        let flag_doc = format!(" The agent {what}.");
-        let flag = quote::format_ident!("{}", flag);
-        let (child_field, halt_child) = self.child_field(id);
-        let release = matches!(node.kind, Kind::Gate(_)).then(|| {
-            let shared = &self.tree.shared;
-            let field = self.shared_field(id);
-            quote!(::__bt::__private::gate_leave(&#shared.#field);)
-        });
-        let definition = quote! {
-            #[doc = #doc]
-            struct #ident {
-                #[doc = #flag_doc]
-                #flag: bool,
-                #child_field
-            }
-        };
-        let halt = quote! {
-            if self.#flag {
-                #halt_child
-                self.#flag = false;
-                #release
-            }
-        };
-        (definition, halt)
-    }
-
-    /// `struct { member, child }` for `rendezvous`: halting leaves the group.
-    fn member_type(&self, id: usize, n: u32) -> (TokenStream, TokenStream) {
-        let node = self.tree.node(id);
-        let ident = self.type_ident(id);
-        let doc = format!(" State of{}: this agent's membership.", node.describe());
-        let (child_field, halt_child) = self.child_field(id);
-        let shared = &self.tree.shared;
-        let field = self.shared_field(id);
-        let n = proc_macro2::Literal::u32_unsuffixed(n);
-        let definition = quote! {
-            #[doc = #doc]
-            struct #ident {
-                /// Phase, group, role and `sync` points passed.
-                member: ::__bt::__private::Member,
-                #child_field
-            }
-        };
-        let halt = quote! {
-            match self.member.phase {
-                ::__bt::__private::Phase::Idle => {}
-                ::__bt::__private::Phase::Waiting => {
-                    ::__bt::__private::rendezvous_leave(&#shared.#field, self.member.generation, #n);
-                }
-                ::__bt::__private::Phase::Meeting => {
-                    #halt_child
-                    ::__bt::__private::rendezvous_leave(&#shared.#field, self.member.generation, #n);
-                }
-            }
-            self.member = ::core::default::Default::default();
-        };
-        (definition, halt)
-    }
-
-    /// `child: <state>` and its halt, when the only child has state.
-    fn child_field(&self, id: usize) -> (TokenStream, TokenStream) {
-        let c = self.tree.node(id).children[0];
-        if !self.tree.node(c).has_state {
-            return (TokenStream::new(), TokenStream::new());
-        }
-        let ty = self.ty(c);
-        let child_doc = format!(" State of{}.", self.tree.node(c).describe());
-        (
-            quote!(#[doc = #child_doc] child: #ty,),
-            self.halt_place(c, quote!(&mut self.child)),
-        )
-    }
-
-    /// `struct { succeeded, failed, n4: state of n4, .. }`.
-    fn parallel_type(&self, id: usize) -> (TokenStream, TokenStream) {
-        let node = self.tree.node(id);
-        let ident = self.type_ident(id);
-        let doc = format!(
-            " State of{}: which children finished, and the state of those that may run.",
-            node.describe()
-        );
-        let mask = mask_for(node.children.len());
-        let mut fields = Vec::new();
+        let mut decls = Vec::new();
+        let mut entered = None;
         let mut halts = Vec::new();
-        for &c in &node.children {
-            let child = self.tree.node(c);
-            if !child.has_state {
-                continue;
+        let mut release = TokenStream::new();
+        let mut resets = Vec::new();
+        for field in fields {
+            match field {
+                Field::Latch(how) => {
+                    decls.push(quote!(/// Entered and not yet left.
+                        active: bool,));
+                    entered = Some(quote!(self.active));
+                    resets.push(quote!(self.active = false;));
+                    release = self.release(id, *how);
+                }
+                Field::Since => decls.push(quote!(/// When it was entered.
+                    t: f64,)),
+                Field::Passed => {
+                    decls.push(quote!(/// The delay is over; the child runs.
+                        passed: bool,));
+                    resets.push(quote!(self.passed = false;));
+                }
+                Field::Count(n) => {
+                    let ty = uint_for((*n).into());
+                    decls.push(
+                        quote!(/// Runs of the child that ended the way that continues the loop.
+                        count: #ty,),
+                    );
+                    resets.push(quote!(self.count = 0;));
+                }
+                Field::Masks => {
+                    let ty = mask_for(node.children.len());
+                    decls.push(quote! {
+                        /// Bit `i` set: child `i` succeeded.
+                        succeeded: #ty,
+                        /// Bit `i` set: child `i` failed.
+                        failed: #ty,
+                    });
+                    resets.push(quote!(self.succeeded = 0; self.failed = 0;));
+                }
+                Field::Member => {
+                    decls.push(quote!(/// Phase, group, role and `sync` points passed.
+                        member: ::__bt::__private::Member,));
+                    entered = Some(quote!(self.member.phase != ::__bt::__private::Phase::Idle));
+                    let Kind::Rendezvous { n, .. } = node.kind else {
+                        unreachable!("only a rendezvous has members")
+                    };
+                    let (shared, n) = (self.shared_place(id), Literal::u32_unsuffixed(n));
+                    release = quote!(::__bt::__private::rendezvous_leave(&#shared, self.member.generation, #n););
+                    resets.push(quote!(self.member = ::core::default::Default::default();));
+                }
+                Field::Child | Field::Children => {
+                    for (name, c) in self.child_fields(id, *field) {
+                        let ty = self.ty(c);
+                        let child_doc = format!(" State of{}.", self.tree.node(c).describe());
+                        decls.push(quote!(#[doc = #child_doc] #name: #ty,));
+                        halts.push(self.halt_place(c, quote!(&mut self.#name)));
+                    }
+                }
             }
-            let field = self.field(c);
-            let ty = self.ty(c);
-            let child_doc = format!(" State of{}.", child.describe());
-            fields.push(quote!(#[doc = #child_doc] #field: #ty,));
-            halts.push(self.halt_place(c, quote!(&mut self.#field)));
         }
+        let give_back = quote!(#(#halts)* #release);
+        let give_back = match entered {
+            Some(test) if !give_back.is_empty() => quote!(if #test { #give_back }),
+            _ => give_back,
+        };
         let definition = quote! {
             #[doc = #doc]
             struct #ident {
-                /// Bit `i` set: child `i` succeeded.
-                succeeded: #mask,
-                /// Bit `i` set: child `i` failed.
-                failed: #mask,
-                #(#fields)*
+                #(#decls)*
             }
         };
-        let halt = quote! {
-            #(#halts)*
-            self.succeeded = 0;
-            self.failed = 0;
-        };
-        (definition, halt)
+        (definition, quote!(#give_back #(#resets)*))
     }
 
-    /// `struct { count, child: state of the child }` for `repeat` / `retry`.
-    fn counter_type(&self, id: usize, n: u32) -> (TokenStream, TokenStream) {
+    /// The record fields holding children's states, with the child each
+    /// holds: `child` for [`Field::Child`], `n<c>` per child with state for
+    /// [`Field::Children`].
+    pub(super) fn child_fields(&self, id: usize, field: Field) -> Vec<(Ident, usize)> {
         let node = self.tree.node(id);
-        let ident = self.type_ident(id);
-        let doc = format!(" State of{}: finished runs of the child.", node.describe());
-        let count = uint_for(n.into());
-        let c = node.children[0];
-        let (field, halt_child) = if self.tree.node(c).has_state {
-            let ty = self.ty(c);
-            let child_doc = format!(" State of{}.", self.tree.node(c).describe());
-            (
-                quote!(#[doc = #child_doc] child: #ty,),
-                self.halt_place(c, quote!(&mut self.child)),
-            )
-        } else {
-            (TokenStream::new(), TokenStream::new())
-        };
-        let definition = quote! {
-            #[doc = #doc]
-            struct #ident {
-                /// Runs of the child that ended the way that continues the loop.
-                count: #count,
-                #field
-            }
-        };
-        let halt = quote! {
-            #halt_child
-            self.count = 0;
-        };
-        (definition, halt)
+        match field {
+            Field::Child => vec![(names::child_field(), node.children[0])],
+            Field::Children => node
+                .children
+                .iter()
+                .filter(|&&c| self.tree.node(c).has_state)
+                .map(|&c| (self.field(c), c))
+                .collect(),
+            _ => Vec::new(),
+        }
     }
-}
-
-/// `enum Ident { Idle, variants.. }` and its halt: halt the child of the
-/// current variant (`halts` are the match arms), then become `Idle`.
-fn enum_with_halt(
-    ident: &proc_macro2::Ident,
-    doc: &str,
-    idle_doc: &str,
-    variants: &[TokenStream],
-    halts: &[TokenStream],
-) -> (TokenStream, TokenStream) {
-    let idle_doc = format!(" {idle_doc}");
-    let halt_match = (!halts.is_empty()).then(|| {
-        quote! {
-            match self {
-                #(#halts)*
-                _ => {}
-            }
-        }
-    });
-    let definition = quote! {
-        #[doc = #doc]
-        enum #ident {
-            #[doc = #idle_doc]
-            #[default]
-            Idle,
-            #(#variants)*
-        }
-    };
-    let halt = quote! {
-        #halt_match
-        *self = Self::Idle;
-    };
-    (definition, halt)
 }

@@ -7,7 +7,7 @@
 //! go on, return (`break 'n<id> ..`) or remember the child.
 
 use super::{Gen, names, status};
-use crate::ir::Kind;
+use crate::ir::{Keep, Kind};
 use proc_macro2::{Literal, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
@@ -134,7 +134,7 @@ impl Gen<'_> {
             Kind::Leaf { path, literal } => self.leaf(id, path, literal),
             Kind::Subtree { path, args, paren } => {
                 let place = self.place(id);
-                let (keep, field) = (names::keep(), names::field(id));
+                let (keep, field) = (names::keep(), names::keep_field(id, Keep::Subtree));
                 let parts =
                     quote!(<#path as ::__bt::__private::Embed>::parts(#place, &mut #keep.#field));
                 self.subtree_call(path, "tick", parts, args, *paren)
@@ -155,9 +155,7 @@ impl Gen<'_> {
                 rng,
                 redecides,
             } => self.decider(id, *policy, rng.as_ref(), *redecides),
-            Kind::Scope { enter, tick, exit } => {
-                self.scope(id, enter.as_ref(), tick.as_ref(), exit.as_ref())
-            }
+            Kind::Scope { enter, tick, .. } => self.scope(id, enter.as_ref(), tick.as_ref()),
             Kind::Wait(d) => self.wait(id, d),
             Kind::Timeout(d) => self.timeout(id, d),
             Kind::Delay(d) => self.delay(id, d),
@@ -218,9 +216,7 @@ impl Gen<'_> {
     /// running child's code starts.
     fn one_of(&self, id: usize, reactive: bool, next: &str, stop: &str) -> TokenStream {
         let node = self.tree.node(id);
-        let label = self.label(id);
-        let place = self.place(id);
-        let ty = self.type_ident(id);
+        let (label, place, ty) = self.frame(id);
         let r = names::result();
         let (next_status, stop_status, running) = (status(next), status(stop), status("Running"));
         let args = self.args();
@@ -382,9 +378,7 @@ impl Gen<'_> {
     /// children succeeded or `failure` failed, halting the others.
     fn parallel(&self, id: usize, success: u32, failure: u32) -> TokenStream {
         let node = self.tree.node(id);
-        let label = self.label(id);
-        let place = self.place(id);
-        let ty = self.type_ident(id);
+        let (label, place, ty) = self.frame(id);
         let r = names::result();
         let args = self.args();
         let (ok, fail, running) = (status("Success"), status("Failure"), status("Running"));
@@ -486,9 +480,7 @@ impl Gen<'_> {
     fn repeat(&self, id: usize, n: u32, again: &str, stop: &str) -> TokenStream {
         let node = self.tree.node(id);
         let c = node.children[0];
-        let label = self.label(id);
-        let place = self.place(id);
-        let ty = self.type_ident(id);
+        let (label, place, ty) = self.frame(id);
         let r = names::result();
         let (again_status, stop_status, running) = (status(again), status(stop), status("Running"));
         let scratch = (!node.has_state).then(|| {

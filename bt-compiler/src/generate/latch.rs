@@ -1,0 +1,218 @@
+//! Latched decorators: `scope`, `timeout`, `delay`, `gate` and
+//! `global_cooldown`. Each one enters once (it may refuse, taking nothing),
+//! runs its child while entered, and leaves when the child finishes or the
+//! node is halted, giving back what entering took. One generator, [`Latch`],
+//! writes that shape; each kind only says what entering, holding and
+//! finishing do.
+//!
+//! With state (the child may run), the record's `active` field is the
+//! latch and `t` the entry time. Without state the child finishes within
+//! the tick, so the node enters, runs the child and leaves in one go.
+
+use super::{Gen, names, status};
+use crate::ir::{Field, Kind, Release, Shape};
+use proc_macro2::{Literal, TokenStream};
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+
+/// What a latched node does besides the latch itself. Code in `hold` may
+/// end the node's tick with `break 'n<id> <status>`.
+#[derive(Default)]
+struct Latch {
+    /// Checked before entering: when false, the node fails and nothing is
+    /// held.
+    enter: Option<TokenStream>,
+    /// Each tick while entered, before the child: statements, then a
+    /// condition that, when true, halts the node and fails it.
+    stop: Option<(TokenStream, TokenStream)>,
+    /// Each tick while entered, after `stop`, before the child.
+    hold: TokenStream,
+    /// After the child finished, once what entering took is given back.
+    finish: TokenStream,
+}
+
+impl Gen<'_> {
+    /// Gives back what entering node `id` took: a gate's permit, a scope's
+    /// `exit` hook. Used when the child finishes and by `halt`.
+    pub(super) fn release(&self, id: usize, how: Release) -> TokenStream {
+        match how {
+            Release::Nothing => TokenStream::new(),
+            Release::Permit => {
+                let shared = self.shared_place(id);
+                quote!(::__bt::__private::gate_leave(&#shared);)
+            }
+            Release::Exit => match &self.tree.node(id).kind {
+                Kind::Scope { exit: Some(e), .. } => quote!(let _ = #e;),
+                _ => unreachable!("only a scope with `exit` releases by it"),
+            },
+        }
+    }
+
+    fn latch(&self, id: usize, latch: Latch) -> TokenStream {
+        let node = self.tree.node(id);
+        let label = self.label(id);
+        let r = names::result();
+        let fail = status("Failure");
+        let release = self.release(id, node.kind.release());
+        let Latch {
+            enter,
+            stop,
+            hold,
+            finish,
+        } = latch;
+        let enter = enter.map(|condition| quote!(if !(#condition) { break #label #fail; }));
+        if !node.has_state {
+            let stop = stop.map(
+                |(setup, condition)| quote!(#setup if #condition { #release break #label #fail; }),
+            );
+            let eval = self.eval(node.children[0]);
+            return quote! {
+                #label: {
+                    #enter
+                    #stop
+                    #hold
+                    #eval
+                    #release
+                    #finish
+                    #r
+                }
+            };
+        }
+        let place = self.place(id);
+        let since =
+            matches!(&node.shape, Shape::Record(f) if f.contains(&Field::Since)).then(|| {
+                let now = names::now();
+                quote!(#place.t = #now;)
+            });
+        let stop = stop.map(|(setup, condition)| {
+            let args = self.args();
+            quote!(#setup if #condition { #place.halt(#args); break #label #fail; })
+        });
+        let child = self.child_in_field(id);
+        quote! {
+            #label: {
+                if !#place.active {
+                    #enter
+                    #place.active = true;
+                    #since
+                }
+                #stop
+                #hold
+                #child
+                if #r.is_done() {
+                    #place.active = false;
+                    #release
+                    #finish
+                }
+                #r
+            }
+        }
+    }
+
+    /// `let __d: f64 = <duration>;`, typed on the user's expression.
+    pub(super) fn seconds(&self, duration: &syn::Expr) -> TokenStream {
+        let d = names::seconds();
+        quote_spanned!(duration.span()=> let #d: f64 = #duration;)
+    }
+
+    /// `scope(enter = .., tick = .., exit = ..) { child }`: `enter` may
+    /// refuse entry, `tick` may end the scope each tick, `exit` runs once
+    /// the scope is left.
+    pub(super) fn scope(
+        &self,
+        id: usize,
+        enter: Option<&syn::Expr>,
+        tick: Option<&syn::Expr>,
+    ) -> TokenStream {
+        let proceed =
+            |hook: &syn::Expr| quote_spanned!(hook.span()=> ::__bt::HookResult::proceed(#hook));
+        self.latch(
+            id,
+            Latch {
+                enter: enter.map(proceed),
+                stop: tick.map(|e| {
+                    let call = proceed(e);
+                    (TokenStream::new(), quote!(!#call))
+                }),
+                ..Latch::default()
+            },
+        )
+    }
+
+    /// `timeout(s) { child }`: the child fails, halted, once `s` seconds
+    /// have passed since it started without finishing. `s <= 0` is no
+    /// timer, as in BehaviorTree.CPP.
+    pub(super) fn timeout(&self, id: usize, duration: &syn::Expr) -> TokenStream {
+        let stop = self.tree.node(id).has_state.then(|| {
+            let (now, d, place) = (names::now(), names::seconds(), self.place(id));
+            (
+                self.seconds(duration),
+                quote!(#d > 0.0 && #now - #place.t >= #d),
+            )
+        });
+        self.latch(
+            id,
+            Latch {
+                stop,
+                ..Latch::default()
+            },
+        )
+    }
+
+    /// `delay(s) { child }`: `Running` for `s` seconds, then the child.
+    pub(super) fn delay(&self, id: usize, duration: &syn::Expr) -> TokenStream {
+        let (label, place) = (self.label(id), self.place(id));
+        let (now, d) = (names::now(), names::seconds());
+        let seconds = self.seconds(duration);
+        let running = status("Running");
+        self.latch(
+            id,
+            Latch {
+                hold: quote! {
+                    if !#place.passed {
+                        #seconds
+                        if #now - #place.t < #d {
+                            break #label #running;
+                        }
+                        #place.passed = true;
+                    }
+                },
+                finish: quote!(#place.passed = false;),
+                ..Latch::default()
+            },
+        )
+    }
+
+    /// `gate(n) { child }`: a permit is taken on entry and given back when
+    /// the child finishes or is halted; no permit, the gate fails.
+    pub(super) fn gate(&self, id: usize, n: u32) -> TokenStream {
+        let (shared, n) = (self.shared_place(id), Literal::u32_unsuffixed(n));
+        self.latch(
+            id,
+            Latch {
+                enter: Some(quote!(::__bt::__private::gate_enter(&#shared, #n))),
+                ..Latch::default()
+            },
+        )
+    }
+
+    /// `global_cooldown(s) { child }`: entry is refused until `s` seconds
+    /// after any agent last finished the child (a halted child does not
+    /// start the cooldown).
+    pub(super) fn global_cooldown(&self, id: usize, duration: &syn::Expr) -> TokenStream {
+        let shared = self.shared_place(id);
+        let (now, d) = (names::now(), names::seconds());
+        let seconds = self.seconds(duration);
+        self.latch(
+            id,
+            Latch {
+                enter: Some(quote!(#shared.is_ready(#now))),
+                finish: quote! {
+                    #seconds
+                    ::__bt::__private::cooldown_start(&#shared, #now, #d);
+                },
+                ..Latch::default()
+            },
+        )
+    }
+}
