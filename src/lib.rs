@@ -135,8 +135,11 @@
 //!
 //! # Composites
 //!
-//! These follow BehaviorTree.CPP 4.x (`Sequence`, `Fallback`,
-//! `ReactiveSequence`, `ReactiveFallback`, `Parallel`).
+//! These follow BehaviorTree.CPP 4.x (`Sequence`, `SequenceWithMemory`,
+//! `Fallback`, `ReactiveSequence`, `ReactiveFallback`, `IfThenElse`,
+//! `WhileDoElse`, `Parallel`, `ParallelAll`); see
+//! [BehaviorTree.CPP's catalog](#behaviortreecpps-catalog) for where they
+//! differ.
 //!
 //! ## `sequence { .. }`
 //!
@@ -160,6 +163,32 @@
 //! state.tick(&mut bot);
 //! state.tick(&mut bot);
 //! assert_eq!(bot.ticks, 1);
+//! ```
+//!
+//! ## `sequence_with_memory { .. }`
+//!
+//! A `sequence` that also remembers where it stopped on `Failure`, and when
+//! it is halted: the next tick resumes at that child instead of the first,
+//! until the whole sequence succeeds (then it starts from the first child
+//! again). The position outlives activity like a cooldown; `reset` clears
+//! it. BehaviorTree.CPP's `SequenceWithMemory`.
+//!
+//! ```
+//! # use bt::prelude::*;
+//! # struct Bot { steps: u32, door_open: bool }
+//! behavior_tree! {
+//!     tree Route(me: &mut Bot) {
+//!         sequence_with_memory {
+//!             action { me.steps += 1; Status::Success },
+//!             cond me.door_open,
+//!         }
+//!     }
+//! }
+//! let (mut bot, mut state) = (Bot { steps: 0, door_open: false }, Route::default());
+//! assert_eq!(state.tick(&mut bot), Status::Failure);
+//! bot.door_open = true;
+//! assert_eq!(state.tick(&mut bot), Status::Success); // resumed at the door
+//! assert_eq!(bot.steps, 1);
 //! ```
 //!
 //! ## `select { .. }`
@@ -235,13 +264,43 @@
 //! assert!(bot.patrol_halted);
 //! ```
 //!
+//! ## `if_then_else { condition, then, else }`
+//!
+//! Runs its first child, the condition, once (to the end if it returns
+//! `Running`); on `Success` the second child runs, on `Failure` the third,
+//! and that branch's status is the node's. The picked branch runs until it
+//! finishes without the condition being checked again. Without a third
+//! child a failed condition fails the node. BehaviorTree.CPP's
+//! `IfThenElse`.
+//!
+//! ## `while_do_else { condition, do, else }`
+//!
+//! The reactive form: the condition runs on every tick, and picks the
+//! second child on `Success`, the third on `Failure` (without one, the node
+//! fails); the branch that was running and is no longer picked is halted
+//! first. BehaviorTree.CPP's `WhileDoElse`.
+//!
+//! ```
+//! # use bt::prelude::*;
+//! behavior_tree! {
+//!     tree Guard(enemy: bool) {
+//!         while_do_else { cond enemy, running, success }
+//!     }
+//! }
+//! let mut state = Guard::default();
+//! assert_eq!(state.tick(true), Status::Running);
+//! assert_eq!(state.tick(false), Status::Success); // the `do` branch is halted
+//! ```
+//!
 //! ## `parallel(success = N, failure = M) { .. }`
 //!
 //! Ticks every child that has not finished yet, in order, on every tick.
 //! Succeeds as soon as `N` children succeeded, fails as soon as `M` failed
 //! or success became impossible; either way the children still running are
 //! halted. `success` defaults to all children, `failure` to 1; both must be
-//! between 1 and the number of children.
+//! between 1 and the number of children. As in BehaviorTree.CPP, a negative
+//! threshold counts from the number of children: `-1` is all of them, `-2`
+//! all but one.
 //!
 //! ```
 //! # use bt::prelude::*;
@@ -253,6 +312,25 @@
 //! let mut state = AnyOf::default();
 //! assert_eq!(state.tick(false, true), Status::Success);
 //! assert_eq!(state.tick(false, false), Status::Failure);
+//! ```
+//!
+//! ## `parallel_all(max_failures = N) { .. }`
+//!
+//! Ticks every unfinished child on every tick, and halts nothing: it
+//! finishes once every child finished, with `Failure` if at least `N` of
+//! them failed (default 1; negative counts from the number of children),
+//! else `Success`. BehaviorTree.CPP's `ParallelAll`.
+//!
+//! ```
+//! # use bt::prelude::*;
+//! behavior_tree! {
+//!     tree Survey(a: bool, b: bool, c: bool) {
+//!         parallel_all(max_failures = 2) { cond a, cond b, cond c }
+//!     }
+//! }
+//! let mut state = Survey::default();
+//! assert_eq!(state.tick(true, false, true), Status::Success);
+//! assert_eq!(state.tick(false, false, true), Status::Failure);
 //! ```
 //!
 //! # Decorators
@@ -267,6 +345,12 @@
 //! | `keep_running_until_failure { c }` | `Running` while the child succeeds or runs (a success starts it again on the next tick); `Failure` once it fails |
 //! | `repeat(n) { c }` | runs the child again while it succeeds, `n` successes in all, then `Success`; a failure fails |
 //! | `retry(n) { c }` | runs the child again while it fails, at most `n` attempts, then `Failure`; a success succeeds |
+//! | `repeat(forever) { c }`, `retry(forever) { c }` | the same without a bound: only a failure (a success for `retry`) ends it |
+//! | `skip_if(e) { c }` | before the child starts: if `e` is true, the parent passes over the node (see below) |
+//! | `success_if(e) { c }` | before the child starts: if `e` is true, `Success` without ticking it |
+//! | `failure_if(e) { c }` | before the child starts: if `e` is true, `Failure` without ticking it |
+//! | `run_while(e) { c }` | `e` must hold for the child to start, and is checked again before each tick while it runs: once false, the child is halted and the parent passes over the node |
+//! | `after(success = e, failure = f, finished = g, halted = h) { c }` | the child; once it succeeds `e` runs, once it fails `f`, after either `g`; if the node is halted while the child runs, `h`. Any of them may be left out, at least one is given |
 //!
 //! `Running` passes through all of them. `keep_running_until_failure` is
 //! BehaviorTree.CPP's `KeepRunningUntilFailure`, with its semantics: the
@@ -274,7 +358,45 @@
 //! the next tick. `repeat` and `retry` (BehaviorTree.CPP's
 //! `Repeat` and `RetryUntilSuccessful`) loop within one tick while the child
 //! finishes at once, and resume the running child otherwise; `n` is an
-//! integer literal of at least 1.
+//! integer literal of at least 1. BehaviorTree.CPP 4.10 instead returns
+//! `Running` (with a wake-up signal, when the tree was built by its factory)
+//! after each run of the child that started and finished in the same tick,
+//! and starts the next run on the next tick; driven by its
+//! `tickWhileRunning`, the leaf calls are the same as ours, but one tick
+//! there is one run, here all of them. With `forever` we do as BT.CPP does:
+//! a run that started in this tick and goes on ends the tick with `Running`
+//! (a run resumed from an earlier tick that goes on starts the next run at
+//! once), so a tick starts at most one run and never loops forever.
+//!
+//! The preconditions `skip_if`, `success_if` and `failure_if` are checked
+//! only when the child is not running (BehaviorTree.CPP's `_skipIf`,
+//! `_successIf` and `_failureIf` attributes), `run_while` also while it
+//! runs (`_while`), and `after` is `_onSuccess`, `_onFailure`, `_post` and
+//! `_onHalted`. Their conditions are `bool` expressions and their hooks any
+//! expression, evaluated where they stand in the tree. This DSL has no
+//! `Skipped` status: a **skipped** node is passed over by its parent, which
+//! must be a sequence (the node counts as `Success`) or a select (as
+//! `Failure`); anywhere else `skip_if`, `run_while` and
+//! `run_once(then_skip = true)` are compile errors.
+//!
+//! ```
+//! # use bt::prelude::*;
+//! # struct Bot { ammo: u32, reloads: u32 }
+//! behavior_tree! {
+//!     tree Shoot(me: &mut Bot) {
+//!         sequence {
+//!             skip_if(me.ammo > 0) {
+//!                 after(success = me.reloads += 1) { action { me.ammo = 6; Status::Success } }
+//!             },
+//!             failure_if(me.ammo == 0) { action { me.ammo -= 1; Status::Success } },
+//!         }
+//!     }
+//! }
+//! let (mut bot, mut state) = (Bot { ammo: 0, reloads: 0 }, Shoot::default());
+//! assert_eq!(state.tick(&mut bot), Status::Success); // reloaded, then shot
+//! assert_eq!(state.tick(&mut bot), Status::Success); // reload skipped
+//! assert_eq!((bot.ammo, bot.reloads), (4, 1));
+//! ```
 //!
 //! ```
 //! # use bt::prelude::*;
@@ -466,15 +588,17 @@
 //! |---|---|
 //! | `scope(enter = e, tick = t, exit = x) { c }` | Spore's group behaviors: `e` runs when the scope activates, `t` on every tick it is active (first included), `x` when it ends: the child finished, `tick` refused, or the scope was halted or reset. `enter` and `tick` may return `()`, `bool` or `Status`; `false`/`Failure` fails the scope (a refused `enter` runs no `exit`). Each hook is optional. |
 //! | `wait(s)` | `Running` until `s` seconds after its first tick, then `Success`. |
-//! | `timeout(s) { c }` | the child, but once `s` seconds passed since it started without finishing, it is halted and the node fails (BehaviorTree.CPP's `Timeout`). |
+//! | `timeout(s) { c }` | the child, but once `s` seconds passed since it started without finishing, it is halted and the node fails (BehaviorTree.CPP's `Timeout`). As in BehaviorTree.CPP, `s <= 0` means no timer. |
 //! | `delay(s) { c }` | `Running` for `s` seconds, then the child (BehaviorTree.CPP's `Delay`). |
 //! | `cooldown(s) { c }` | after the child finishes (either way), the node fails without ticking it until `s` seconds have passed. |
-//! | `run_once { c }` | the child until it finishes once; afterwards the status it finished with, without ticking it. |
+//! | `every(s) { c }` | the child starts at most once every `s` seconds, measured from its last start; in between the node fails without ticking it. A running child is never cut short. The decorator form of the `every` guard clause. |
+//! | `run_once { c }` | the child until it finishes once; afterwards the status it finished with, without ticking it (BehaviorTree.CPP's `RunOnce` with `then_skip="false"`). |
+//! | `run_once(then_skip = true) { c }` | afterwards the node is skipped: its parent passes over it (BehaviorTree.CPP's default, `then_skip="true"`). |
 //!
 //! Durations are `f64` seconds, any expression (integer literals are read
 //! as seconds, `wait(2)`), read each tick they are needed. Cooldowns,
-//! `run_once` marks, `every` timers and the positions of `sequential` and
-//! `shuffle` outlive activity: they sit in a small fixed part of the tree's
+//! `run_once` marks, `every` timers and the positions of `sequential`,
+//! `shuffle` and `sequence_with_memory` outlive activity: they sit in a small fixed part of the tree's
 //! state, and `reset` clears them.
 //!
 //! # Debugging
@@ -579,6 +703,29 @@
 //! With the `rayon` feature, `parallel::for_each_parallel` ticks the same
 //! slice on rayon's thread pool; every limit holds, and which agent gets a
 //! permit then depends on thread timing.
+//!
+//! # BehaviorTree.CPP's catalog
+//!
+//! Every node of BehaviorTree.CPP 4.10's common catalog has a spelling
+//! here, with the same semantics except where this table says otherwise.
+//!
+//! | BehaviorTree.CPP | here | difference |
+//! |---|---|---|
+//! | `Sequence`, `ReactiveSequence` | `sequence`, `reactive_sequence` | |
+//! | `SequenceWithMemory` | `sequence_with_memory` | BT.CPP may return `Running` after a child that started and finished in one tick (see `repeat`); here the next child runs in the same tick |
+//! | `Fallback`, `ReactiveFallback` | `select`, `reactive_select` | |
+//! | `IfThenElse`, `WhileDoElse` | `if_then_else`, `while_do_else` | a `while_do_else` condition that returns `Running` halts a running branch (BT.CPP leaves it running, unticked) |
+//! | `Parallel`, `ParallelAll` | `parallel`, `parallel_all` | |
+//! | `Inverter`, `ForceSuccess`, `ForceFailure` | `invert`, `force_success`, `force_failure` | |
+//! | `KeepRunningUntilFailure` | `keep_running_until_failure` | |
+//! | `Repeat`, `RetryUntilSuccessful` (`-1`: no bound) | `repeat(n)`, `retry(n)`, `repeat(forever)`, `retry(forever)` | bounded loops run within one tick (see [Decorators](#decorators)) |
+//! | `Timeout`, `Delay` | `timeout(s)`, `delay(s)` | seconds of the context's time, not milliseconds of a clock |
+//! | `RunOnce` | `run_once`, `run_once(then_skip = true)` | the default is `then_skip = false` |
+//! | `AlwaysSuccess`, `AlwaysFailure` | `success`, `failure` | |
+//! | `Script`, `ScriptCondition` | `action`, `cond` with Rust expressions | |
+//! | `SubTree` | a subtree call, `Patrol(me)` | arguments are Rust values, not blackboard remappings |
+//! | `_skipIf`, `_successIf`, `_failureIf`, `_while` | `skip_if`, `success_if`, `failure_if`, `run_while` | decorators around the node; skipping needs a sequence or select parent |
+//! | `_onSuccess`, `_onFailure`, `_post`, `_onHalted` | `after(success, failure, finished, halted)` | |
 //!
 //! # State layout
 //!

@@ -19,6 +19,11 @@ use syn::{Expr, Lit, UnOp};
 #[derive(Clone)]
 pub enum Value {
     Count(u32),
+    /// `forever`, where a [`ArgType::Bound`] is read.
+    Forever,
+    /// A non-zero threshold; negative counts from the number of children.
+    Threshold(i64),
+    Flag(bool),
     /// Seconds as an `f64` expression; an integer literal was made a float.
     Seconds(Expr),
     Expr(Expr),
@@ -42,6 +47,31 @@ impl Values {
     pub fn count(&self, name: &str) -> Option<u32> {
         match self.get(name)? {
             (Value::Count(n), _) => Some(*n),
+            _ => None,
+        }
+    }
+
+    /// A bound: `Some(Some(n))` for a count, `Some(None)` for `forever`.
+    pub fn bound(&self, name: &str) -> Option<Option<u32>> {
+        match self.get(name)? {
+            (Value::Count(n), _) => Some(Some(*n)),
+            (Value::Forever, _) => Some(None),
+            _ => None,
+        }
+    }
+
+    /// A threshold argument, if given.
+    pub fn threshold(&self, name: &str) -> Option<i64> {
+        match self.get(name)? {
+            (Value::Threshold(n), _) => Some(*n),
+            _ => None,
+        }
+    }
+
+    /// A `true`/`false` argument, if given.
+    pub fn flag(&self, name: &str) -> Option<bool> {
+        match self.get(name)? {
+            (Value::Flag(b), _) => Some(*b),
             _ => None,
         }
     }
@@ -155,7 +185,8 @@ pub fn read(
             ));
         }
     }
-    if params.at_least_one && given.iter().all(Option::is_none) {
+    // Arguments that were written but rejected were reported already.
+    if params.at_least_one && items.is_empty() {
         let names: Vec<String> = params
             .list
             .iter()
@@ -178,7 +209,7 @@ pub fn read(
 /// How a missing argument is named in messages.
 fn what(param: &Param) -> String {
     match param.ty {
-        ArgType::Count if param.name == "count" => "a count".to_string(),
+        ArgType::Count | ArgType::Bound if param.name == "count" => "a count".to_string(),
         ArgType::Seconds => "a duration in seconds".to_string(),
         _ if param.name == "rng" => "the random number generator to draw from".to_string(),
         _ => format!("its {}", param.name.replace('_', " ")),
@@ -209,7 +240,47 @@ fn typed(ty: ArgType, value: &Expr) -> syn::Result<Value> {
         ArgType::Count => Value::Count(count(value)?),
         ArgType::Seconds => Value::Seconds(seconds(value.clone())),
         ArgType::Expr => Value::Expr(value.clone()),
+        ArgType::Bound => match value {
+            Expr::Path(p) if p.path.is_ident("forever") => Value::Forever,
+            Expr::Unary(unary) if matches!(unary.op, UnOp::Neg(_)) => {
+                return Err(syn::Error::new(
+                    value.span(),
+                    "a count cannot be negative; for no bound write `forever` (BehaviorTree.CPP's \
+                     `-1`)",
+                ));
+            }
+            _ => Value::Count(
+                count(value)
+                    .map_err(|e| syn::Error::new(e.span(), format!("{e}, or `forever`")))?,
+            ),
+        },
+        ArgType::Threshold => Value::Threshold(threshold(value)?),
+        ArgType::Flag => match value {
+            Expr::Lit(syn::ExprLit {
+                lit: Lit::Bool(b), ..
+            }) => Value::Flag(b.value),
+            _ => return Err(syn::Error::new(value.span(), "expected `true` or `false`")),
+        },
     })
+}
+
+/// A threshold: a non-zero integer literal, negative to count from the
+/// number of children (`-1` is all of them).
+fn threshold(expr: &Expr) -> syn::Result<i64> {
+    let relative = "a negative threshold counts from the number of children (`-1` is all)";
+    match expr {
+        Expr::Unary(unary) if matches!(unary.op, UnOp::Neg(_)) => {
+            count(&unary.expr).map(|n| -i64::from(n)).map_err(|_| {
+                syn::Error::new(
+                    expr.span(),
+                    format!("expected a threshold such as `2` or `-1`; {relative}"),
+                )
+            })
+        }
+        _ => count(expr)
+            .map(i64::from)
+            .map_err(|e| syn::Error::new(e.span(), format!("{e}; {relative}"))),
+    }
 }
 
 /// A count argument: an integer literal of at least 1.
@@ -278,9 +349,25 @@ mod tests {
         let (errors, values) = read_str("parallel", "(success = 2, failure = 1)");
         assert!(errors.is_empty(), "{errors:?}");
         assert_eq!(
-            (values.count("success"), values.count("failure")),
+            (values.threshold("success"), values.threshold("failure")),
             (Some(2), Some(1))
         );
+        let (errors, values) = read_str("parallel", "(success = -1)");
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(values.threshold("success"), Some(-1));
+        let (errors, values) = read_str("repeat", "(forever)");
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(values.bound("count"), Some(None));
+        let (errors, _) = read_str("repeat", "(-1)");
+        assert_eq!(
+            errors,
+            ["a count cannot be negative; for no bound write `forever` (BehaviorTree.CPP's `-1`)"]
+        );
+        let (errors, values) = read_str("run_once", "(then_skip = true)");
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(values.flag("then_skip"), Some(true));
+        let (errors, _) = read_str("run_once", "(then_skip = 1)");
+        assert_eq!(errors, ["expected `true` or `false`"]);
         let (errors, values) = read_str("timeout", "(3)");
         assert!(errors.is_empty());
         let seconds = values.seconds("seconds").unwrap();
@@ -295,7 +382,8 @@ mod tests {
         assert_eq!(
             errors,
             [
-                "a count must be at least 1",
+                "a count must be at least 1; a negative threshold counts from the number of \
+                 children (`-1` is all)",
                 "unknown `parallel` argument `sucess` (did you mean `success`?); expected \
                  `success` or `failure`",
                 "unexpected argument: `parallel` is written `parallel(success = N, failure = M) \

@@ -29,6 +29,7 @@ pub fn check(input: &Input, errors: &mut Errors) {
         at_most_one_context(tree, errors);
         for root in &tree.roots {
             sync_is_inside_a_rendezvous(root, false, errors);
+            skips_are_passed_over(None, root, errors);
         }
         for node in tree.roots.iter().flat_map(walk) {
             shared_needs_a_binding(tree, node, errors);
@@ -459,6 +460,19 @@ fn children_match_the_kind(node: &Node, errors: &mut Errors) {
                 ),
             )),
         },
+        Children::Branches => {
+            let extra = children.get(3).map(|c| c.span);
+            if count < 2 || extra.is_some() {
+                errors.push(syn::Error::new(
+                    extra.unwrap_or(*brace_span),
+                    format!(
+                        "`{word}` takes a condition and one or two branches, as in \
+                         `{word} {{ cond me.ready(), act, otherwise }}`; found {count} {}",
+                        if count == 1 { "child" } else { "children" }
+                    ),
+                ));
+            }
+        }
         Children::Many | Children::Guarded | Children::Arms => {
             if count == 0 {
                 errors.push(syn::Error::new(
@@ -509,18 +523,20 @@ fn arguments_fit_the_children(node: &Node, errors: &mut Errors) {
         return;
     };
     match kind {
-        Kind::Parallel => {
+        Kind::Parallel | Kind::ParallelAll => {
             let n = children.len();
-            for key in ["success", "failure"] {
-                if let (Some(count), Some(span)) = (values.count(key), values.span(key))
-                    && count as usize > n
-                {
+            let keyword = kind.keyword();
+            for key in ["success", "failure", "max_failures"] {
+                let (Some(given), Some(span)) = (values.threshold(key), values.span(key)) else {
+                    continue;
+                };
+                let children = if n == 1 { "child" } else { "children" };
+                if resolve_threshold(given, n).is_none() {
                     errors.push(syn::Error::new(
                         span,
                         format!(
-                            "`{key} = {count}` can never be reached: this `parallel` has only \
-                             {n} {}",
-                            if n == 1 { "child" } else { "children" }
+                            "`{key} = {given}` can never be reached: this `{keyword}` has only \
+                             {n} {children}"
                         ),
                     ));
                 }
@@ -537,6 +553,64 @@ fn arguments_fit_the_children(node: &Node, errors: &mut Errors) {
             }
         }
         _ => {}
+    }
+}
+
+/// The status with which a child of `parent` lets it go on to the next
+/// child, so that a skipped child can be passed over: `Some(true)`
+/// (Success) under a sequence, `Some(false)` (Failure) under a select.
+pub fn passes_over(parent: Kind) -> Option<bool> {
+    match parent {
+        Kind::Sequence | Kind::SequenceWithMemory | Kind::ReactiveSequence => Some(true),
+        Kind::Select | Kind::ReactiveSelect => Some(false),
+        _ => None,
+    }
+}
+
+/// `skip_if`, `run_while` and `run_once(then_skip = true)` let their parent
+/// pass over them, which needs a sequence or a select.
+fn skips_are_passed_over(parent: Option<&Node>, node: &Node, errors: &mut Errors) {
+    if let NodeKind::Keyword {
+        kind,
+        ident,
+        values,
+        ..
+    } = &node.kind
+    {
+        let skips = matches!(kind, Kind::SkipIf | Kind::RunWhile)
+            || (*kind == Kind::RunOnce && values.flag("then_skip") == Some(true));
+        let parent_kind = parent.map(Node::kind);
+        if skips && parent_kind.and_then(passes_over).is_none() {
+            let under = match parent_kind {
+                Some(p) => format!("this one is under `{}`", p.keyword()),
+                None => "this one is the root".to_string(),
+            };
+            errors.push(syn::Error::new(
+                ident.span(),
+                format!(
+                    "`{}` skips its node, which only a sequence (as Success) or a select (as \
+                     Failure) can pass over, and {under}; put it directly inside a sequence or \
+                     select, or use `success_if` / `failure_if`",
+                    kind.keyword()
+                ),
+            ));
+        }
+    }
+    for child in node.children() {
+        skips_are_passed_over(Some(node), child, errors);
+    }
+}
+
+/// A `parallel` threshold for `n` children: a positive one as given, a
+/// negative one counted from `n` (`-1` is `n`). `None` when it cannot be
+/// reached (more than `n`, or less than 1).
+pub fn resolve_threshold(given: i64, n: usize) -> Option<u32> {
+    let n = i64::try_from(n).ok()?;
+    let resolved = if given < 0 { n + given + 1 } else { given };
+    if (1..=n).contains(&resolved) {
+        u32::try_from(resolved).ok()
+    } else {
+        None
     }
 }
 

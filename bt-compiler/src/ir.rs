@@ -92,6 +92,8 @@ pub enum Field {
     Since,
     /// `passed: bool`: a `delay` is over and its child runs.
     Passed,
+    /// `running: bool`: the child returned Running on its last tick.
+    Running,
     /// `count: uN`: finished runs of the child that continue the loop, up
     /// to this bound.
     Count(u32),
@@ -113,6 +115,9 @@ pub enum Release {
     Permit,
     /// A `scope`'s `exit` hook runs.
     Exit,
+    /// An `after`'s `halted` hook runs: on halting only, not when the
+    /// child finishes.
+    Halted,
 }
 
 /// A slot of the tree's keep part: what outlives activity.
@@ -122,7 +127,8 @@ pub enum Keep {
     Ready,
     /// `u8`: how a `run_once` ended (0 not yet, 1 success, 2 failure).
     Once,
-    /// `uN`: the child a `sequential` group tries first next time.
+    /// `uN`: the child a `sequential` group tries first next time, or a
+    /// `sequence_with_memory` starts from.
     Next,
     /// mask: the children a `shuffle` group chose in this round.
     Used,
@@ -130,6 +136,8 @@ pub enum Keep {
     Subtree,
     /// `f64`: when an `every` guard may be checked again.
     Every,
+    /// `f64`: when an `every` node may start its child again.
+    Period,
 }
 
 // A handful per tree, built once per expansion: size does not matter.
@@ -137,15 +145,23 @@ pub enum Keep {
 pub enum Kind {
     /// e.g. `sequence { a, b }`
     Sequence,
+    /// e.g. `sequence_with_memory { a, b }`
+    SequenceWithMemory,
     /// e.g. `reactive_sequence { a, b }`
     ReactiveSequence,
     /// e.g. `select { a, b }`
     Select,
     /// e.g. `reactive_select { a, b }`
     ReactiveSelect,
+    /// e.g. `if_then_else { c, a, b }` (the else branch is optional)
+    IfThenElse,
+    /// e.g. `while_do_else { c, a, b }` (the else branch is optional)
+    WhileDoElse,
     /// e.g. `parallel(success = 2, failure = 1) { a, b, c }`; `failure` is the
     /// effective threshold: also reached once `success` became impossible.
     Parallel { success: u32, failure: u32 },
+    /// e.g. `parallel_all(max_failures = 2) { a, b, c }`
+    ParallelAll { max_failures: u32 },
     /// e.g. `invert { a }`
     Invert,
     /// e.g. `force_success { a }`
@@ -154,10 +170,10 @@ pub enum Kind {
     ForceFailure,
     /// e.g. `keep_running_until_failure { a }`
     KeepRunningUntilFailure,
-    /// e.g. `repeat(3) { a }`
-    Repeat(u32),
-    /// e.g. `retry(3) { a }`
-    Retry(u32),
+    /// e.g. `repeat(3) { a }`; `None` for `repeat(forever)`
+    Repeat(Option<u32>),
+    /// e.g. `retry(3) { a }`; `None` for `retry(forever)`
+    Retry(Option<u32>),
     /// e.g. `prioritized { when x => a, else => b }`; `rng` for `random`
     /// and `shuffle`.
     Decider {
@@ -179,8 +195,25 @@ pub enum Kind {
     Delay(Expr),
     /// e.g. `cooldown(3.0) { a }`
     Cooldown(Expr),
-    /// `run_once { a }`
-    RunOnce,
+    /// `run_once { a }`; with `then_skip = true`, `skip` is the status
+    /// its parent passes over.
+    RunOnce { skip: Option<Constant> },
+    /// e.g. `every(2.0) { a }`
+    Every(Expr),
+    /// e.g. `after(success = me.cheer(), halted = me.reset()) { a }`
+    After {
+        success: Option<Expr>,
+        failure: Option<Expr>,
+        finished: Option<Expr>,
+        halted: Option<Expr>,
+    },
+    /// `skip_if(e)`, `success_if(e)`, `failure_if(e)`: checked before the
+    /// child starts; when true, the node returns `then` without ticking it
+    /// (for `skip_if`, the status its parent passes over).
+    Precondition { expr: Expr, then: Constant },
+    /// e.g. `run_while(me.sees_enemy()) { a }`; `skip` is the status its
+    /// parent passes over.
+    RunWhile { expr: Expr, skip: Constant },
     /// e.g. `gate(3) { a }`
     Gate(u32),
     /// e.g. `global_cooldown(10.0) { a }`
@@ -288,6 +321,9 @@ impl Kind {
         match self {
             Kind::Gate(_) => Release::Permit,
             Kind::Scope { exit: Some(_), .. } => Release::Exit,
+            Kind::After {
+                halted: Some(_), ..
+            } => Release::Halted,
             _ => Release::Nothing,
         }
     }

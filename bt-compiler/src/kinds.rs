@@ -34,6 +34,8 @@ pub enum Children {
     Guarded,
     /// One or more `PATTERN => child` arms: `switch`.
     Arms,
+    /// A condition, then one or two branches: `if_then_else`.
+    Branches,
 }
 
 /// The type of an argument, checked when it is read.
@@ -46,6 +48,13 @@ pub enum ArgType {
     Seconds,
     /// Any Rust expression, type-checked by rustc where it is used.
     Expr,
+    /// A count, or `forever`.
+    Bound,
+    /// A non-zero integer literal; a negative one counts from the number
+    /// of children, as in BehaviorTree.CPP (`-1` is all of them).
+    Threshold,
+    /// `true` or `false`.
+    Flag,
 }
 
 /// One argument of a keyword.
@@ -114,23 +123,43 @@ const RNG_AND_REDECIDES: Params = Params {
     at_least_one: false,
     usage: "(rng, redecides = N)",
 };
-const COUNT: Params = Params {
-    list: &[positional("count", ArgType::Count)],
-    at_least_one: false,
-    usage: "(3)",
-};
 const EXPR: Params = Params {
     list: &[positional("expression", ArgType::Expr)],
     at_least_one: false,
     usage: "(<expression>)",
 };
+const BOUND: Params = Params {
+    list: &[positional("count", ArgType::Bound)],
+    at_least_one: false,
+    usage: "(3)",
+};
 const PARALLEL: Params = Params {
     list: &[
-        named("success", ArgType::Count),
-        named("failure", ArgType::Count),
+        named("success", ArgType::Threshold),
+        named("failure", ArgType::Threshold),
     ],
     at_least_one: false,
     usage: "(success = N, failure = M)",
+};
+const PARALLEL_ALL: Params = Params {
+    list: &[named("max_failures", ArgType::Threshold)],
+    at_least_one: false,
+    usage: "(max_failures = N)",
+};
+const RUN_ONCE: Params = Params {
+    list: &[named("then_skip", ArgType::Flag)],
+    at_least_one: false,
+    usage: "(then_skip = true)",
+};
+const AFTER: Params = Params {
+    list: &[
+        named("success", ArgType::Expr),
+        named("failure", ArgType::Expr),
+        named("finished", ArgType::Expr),
+        named("halted", ArgType::Expr),
+    ],
+    at_least_one: true,
+    usage: "(success = .., failure = .., finished = .., halted = ..)",
 };
 const SCOPE: Params = Params {
     list: &[
@@ -227,14 +256,22 @@ macro_rules! node_kinds {
 node_kinds! {
     Sequence = "sequence", Keyword, Many, NONE, [],
         "Children in order until one fails; resumes at the running child.";
+    SequenceWithMemory = "sequence_with_memory", Keyword, Many, NONE, [],
+        "A sequence that also resumes at the child that failed, until the sequence succeeds.";
     ReactiveSequence = "reactive_sequence", Keyword, Many, NONE, [],
         "Children in order from the first every tick; an earlier child that fails or runs halts the later running one.";
     Select = "select", Keyword, Many, NONE, [],
         "Children in order until one succeeds; resumes at the running child.";
     ReactiveSelect = "reactive_select", Keyword, Many, NONE, [],
         "Children in order from the first every tick; an earlier child that succeeds or runs halts the later running one.";
+    IfThenElse = "if_then_else", Keyword, Branches, NONE, [],
+        "Runs the condition child once, then the second child if it succeeded, else the third.";
+    WhileDoElse = "while_do_else", Keyword, Branches, NONE, [],
+        "Re-checks the condition child every tick; runs the second child while it succeeds, else the third.";
     Parallel = "parallel", Keyword, Many, PARALLEL, [],
         "Ticks every unfinished child; succeeds once `success` children succeeded, fails once `failure` failed.";
+    ParallelAll = "parallel_all", Keyword, Many, PARALLEL_ALL, [],
+        "Ticks every unfinished child until all finished; fails if `max_failures` of them failed.";
     Invert = "invert", Keyword, One, NONE, [],
         "Swaps the child's Success and Failure.";
     ForceSuccess = "force_success", Keyword, One, NONE, [],
@@ -243,10 +280,10 @@ node_kinds! {
         "Failure once the child finishes, whatever it returned.";
     KeepRunningUntilFailure = "keep_running_until_failure", Keyword, One, NONE, [],
         "Running while the child succeeds or runs; Failure once it fails.";
-    Repeat = "repeat", Keyword, One, COUNT, [],
-        "Runs the child again after each success, `count` times.";
-    Retry = "retry", Keyword, One, COUNT, [],
-        "Runs the child again after each failure, `count` times.";
+    Repeat = "repeat", Keyword, One, BOUND, [],
+        "Runs the child again after each success, `count` times or `forever`.";
+    Retry = "retry", Keyword, One, BOUND, [],
+        "Runs the child again after each failure, `count` times or `forever`.";
     Prioritized = "prioritized", Keyword, Guarded, REDECIDES, [],
         "Spore's prioritized list: earlier guards interrupt later children.";
     Sequential = "sequential", Keyword, Guarded, REDECIDES, [],
@@ -259,6 +296,16 @@ node_kinds! {
         "The accepting decider with the best score.";
     Scope = "scope", Keyword, One, SCOPE, [],
         "Hooks run on entering, on every tick and on leaving (exit guaranteed).";
+    After = "after", Keyword, One, AFTER, [],
+        "Runs an expression once the child succeeded, failed, finished either way, or was halted.";
+    SkipIf = "skip_if", Keyword, One, EXPR, [],
+        "Before the child starts: if the expression is true, its parent passes over the node.";
+    SuccessIf = "success_if", Keyword, One, EXPR, [],
+        "Before the child starts: if the expression is true, Success without ticking it.";
+    FailureIf = "failure_if", Keyword, One, EXPR, [],
+        "Before the child starts: if the expression is true, Failure without ticking it.";
+    RunWhile = "run_while", Keyword, One, EXPR, [],
+        "Checked before the child starts and every tick it runs: when false, the child is halted and the parent passes over the node.";
     Wait = "wait", Keyword, None, SECONDS, [context],
         "Running for `seconds` after its first tick, then Success.";
     Timeout = "timeout", Keyword, One, SECONDS, [context],
@@ -267,8 +314,10 @@ node_kinds! {
         "Running for `seconds`, then the child.";
     Cooldown = "cooldown", Keyword, One, SECONDS, [context],
         "Fails without ticking the child for `seconds` after it finished.";
-    RunOnce = "run_once", Keyword, One, NONE, [],
-        "Runs the child until it finishes once; later ticks return how it finished.";
+    Every = "every", Keyword, One, SECONDS, [context],
+        "Starts the child at most once every `seconds`; fails without ticking it in between.";
+    RunOnce = "run_once", Keyword, One, RUN_ONCE, [],
+        "Runs the child until it finishes once; later ticks return how it finished, or pass over the node with `then_skip = true`.";
     Gate = "gate", Keyword, One, GATE, [shared],
         "At most `capacity` agents inside the child at once.";
     GlobalCooldown = "global_cooldown", Keyword, One, SECONDS, [context, shared],

@@ -72,8 +72,16 @@ fn push(
                 .iter()
                 .filter(|n| matches!(n.kind, Kind::Monitor { .. }))
                 .count();
+            let skip = parent.and_then(|p| check::passes_over(nodes[p].row));
             let at = Place {
                 children: children.len(),
+                skip: skip.map(|success| {
+                    if success {
+                        Constant::Success
+                    } else {
+                        Constant::Failure
+                    }
+                }),
                 binding: binding.as_ref(),
                 rendezvous,
                 monitors,
@@ -135,6 +143,9 @@ fn push(
 /// What a keyword node's IR kind depends on besides its arguments.
 struct Place<'a> {
     children: usize,
+    /// The status the parent passes over (Success under a sequence,
+    /// Failure under a select), if it has such a parent.
+    skip: Option<Constant>,
     binding: Option<&'a syn::Ident>,
     /// The innermost enclosing rendezvous.
     rendezvous: Option<usize>,
@@ -154,22 +165,35 @@ fn keyword_kind(kind: kinds::Kind, values: &Values, at: Place) -> Option<Kind> {
     let seconds = || values.seconds("seconds").cloned();
     Some(match kind {
         K::Sequence => Kind::Sequence,
+        K::SequenceWithMemory => Kind::SequenceWithMemory,
+        K::IfThenElse => Kind::IfThenElse,
+        K::WhileDoElse => Kind::WhileDoElse,
         K::ReactiveSequence => Kind::ReactiveSequence,
         K::Select => Kind::Select,
         K::ReactiveSelect => Kind::ReactiveSelect,
         K::Parallel => {
             let n = u32::try_from(at.children).ok()?;
-            let success = values.count("success").unwrap_or(n).min(n);
+            let threshold = |key| match values.threshold(key) {
+                Some(given) => check::resolve_threshold(given, at.children),
+                None => Some(if key == "success" { n } else { 1 }),
+            };
+            let success = threshold("success")?;
             // Success becomes impossible once more than `n - success` failed.
-            let failure = values.count("failure").unwrap_or(1).min(n - success + 1);
+            let failure = threshold("failure")?.min(n - success + 1);
             Kind::Parallel { success, failure }
         }
+        K::ParallelAll => Kind::ParallelAll {
+            max_failures: match values.threshold("max_failures") {
+                Some(given) => check::resolve_threshold(given, at.children)?,
+                None => 1,
+            },
+        },
         K::Invert => Kind::Invert,
         K::ForceSuccess => Kind::ForceSuccess,
         K::ForceFailure => Kind::ForceFailure,
         K::KeepRunningUntilFailure => Kind::KeepRunningUntilFailure,
-        K::Repeat => Kind::Repeat(values.count("count")?),
-        K::Retry => Kind::Retry(values.count("count")?),
+        K::Repeat => Kind::Repeat(values.bound("count")?),
+        K::Retry => Kind::Retry(values.bound("count")?),
         K::Prioritized => decider(Policy::Prioritized),
         K::Sequential => decider(Policy::Sequential),
         K::Random => decider(Policy::Random),
@@ -184,7 +208,35 @@ fn keyword_kind(kind: kinds::Kind, values: &Values, at: Place) -> Option<Kind> {
         K::Timeout => Kind::Timeout(seconds()?),
         K::Delay => Kind::Delay(seconds()?),
         K::Cooldown => Kind::Cooldown(seconds()?),
-        K::RunOnce => Kind::RunOnce,
+        K::RunOnce => Kind::RunOnce {
+            skip: match values.flag("then_skip") {
+                Some(true) => Some(at.skip?),
+                _ => None,
+            },
+        },
+        K::Every => Kind::Every(seconds()?),
+        K::After => Kind::After {
+            success: values.expr("success").cloned(),
+            failure: values.expr("failure").cloned(),
+            finished: values.expr("finished").cloned(),
+            halted: values.expr("halted").cloned(),
+        },
+        K::SkipIf => Kind::Precondition {
+            expr: values.expr("expression")?.clone(),
+            then: at.skip?,
+        },
+        K::SuccessIf => Kind::Precondition {
+            expr: values.expr("expression")?.clone(),
+            then: Constant::Success,
+        },
+        K::FailureIf => Kind::Precondition {
+            expr: values.expr("expression")?.clone(),
+            then: Constant::Failure,
+        },
+        K::RunWhile => Kind::RunWhile {
+            expr: values.expr("expression")?.clone(),
+            skip: at.skip?,
+        },
         K::Gate => Kind::Gate(values.count("capacity")?),
         K::GlobalCooldown => Kind::GlobalCooldown(seconds()?),
         K::Rendezvous => Kind::Rendezvous {
@@ -277,9 +329,12 @@ fn analyse(nodes: &mut [Node], context: bool) {
             | Kind::ForceSuccess
             | Kind::ForceFailure
             | Kind::Cooldown(_)
-            | Kind::RunOnce => (any_child_runs, only_child_state),
+            | Kind::RunOnce { .. } => (any_child_runs, only_child_state),
             // Success is reported as Running: it always runs.
             Kind::KeepRunningUntilFailure => (true, only_child_state),
+            // Returns Running between runs, and remembers whether its
+            // child is in the middle of one.
+            Kind::Repeat(None) | Kind::Retry(None) => (true, true),
             Kind::Wait(_) | Kind::Delay(_) | Kind::Rendezvous { .. } | Kind::Sync { .. } => {
                 (true, true)
             }
@@ -315,8 +370,13 @@ fn shape(node: &Node, child_state: bool, context: bool) -> Shape {
         Kind::Wait(_) => Shape::Wait,
         Kind::Sync { .. } => Shape::Arrived,
         // Within a tick these use their record as scratch space.
-        Kind::Parallel { .. } => Shape::Record(vec![Field::Masks, Field::Children]),
-        Kind::Repeat(n) | Kind::Retry(n) => record(&[Field::Count(*n)]),
+        Kind::Parallel { .. } | Kind::ParallelAll { .. } => {
+            Shape::Record(vec![Field::Masks, Field::Children])
+        }
+        Kind::Repeat(Some(n)) | Kind::Retry(Some(n)) => record(&[Field::Count(*n)]),
+        Kind::Repeat(None) | Kind::Retry(None) => {
+            record(&[Field::Latch(Release::Nothing), Field::Running])
+        }
         Kind::Delay(_) => record(&[Field::Latch(Release::Nothing), Field::Since, Field::Passed]),
         Kind::Rendezvous { .. } => record(&[Field::Member]),
         // Even without state: what runs below them is their child.
@@ -325,9 +385,12 @@ fn shape(node: &Node, child_state: bool, context: bool) -> Shape {
         | Kind::ForceFailure
         | Kind::KeepRunningUntilFailure
         | Kind::Cooldown(_)
-        | Kind::RunOnce => Shape::Child,
+        | Kind::RunOnce { .. } => Shape::Child,
         _ if !node.has_state => Shape::None,
         Kind::Sequence
+        | Kind::SequenceWithMemory
+        | Kind::IfThenElse
+        | Kind::WhileDoElse
         | Kind::ReactiveSequence
         | Kind::Select
         | Kind::ReactiveSelect
@@ -335,7 +398,12 @@ fn shape(node: &Node, child_state: bool, context: bool) -> Shape {
         Kind::Decider { .. } => Shape::Decider,
         Kind::Scope { .. } => latch(node.kind.release(), context),
         Kind::Timeout(_) => latch(node.kind.release(), true),
-        Kind::Gate(_) | Kind::GlobalCooldown(_) => latch(node.kind.release(), false),
+        Kind::Gate(_)
+        | Kind::GlobalCooldown(_)
+        | Kind::Every(_)
+        | Kind::After { .. }
+        | Kind::Precondition { .. }
+        | Kind::RunWhile { .. } => latch(node.kind.release(), false),
         Kind::Cond(_) | Kind::Action(_) | Kind::Constant(_) | Kind::Monitor { .. } => Shape::None,
     }
 }
@@ -344,7 +412,9 @@ fn shape(node: &Node, child_state: bool, context: bool) -> Shape {
 fn keep(node: &Node) -> Vec<Keep> {
     let own = match &node.kind {
         Kind::Cooldown(_) => Some(Keep::Ready),
-        Kind::RunOnce => Some(Keep::Once),
+        Kind::RunOnce { .. } => Some(Keep::Once),
+        Kind::Every(_) => Some(Keep::Period),
+        Kind::SequenceWithMemory => Some(Keep::Next),
         Kind::Decider {
             policy: Policy::Sequential,
             ..

@@ -192,6 +192,27 @@ fn parse_nodes_counting(input: ParseStream, errors: &mut Errors, list: List) -> 
     (nodes, broken)
 }
 
+fn starts_with_guard_word(input: ParseStream) -> bool {
+    input
+        .fork()
+        .parse::<Ident>()
+        .is_ok_and(|i| GUARD_WORDS.contains(&i.to_string().as_str()))
+}
+
+/// `every(2) { child }` is the `every` decorator, `every(2) => child` a
+/// guard: a guard word that is also a keyword starts a node when its
+/// arguments are followed by braces.
+fn is_keyword_node(input: ParseStream) -> bool {
+    let fork = input.fork();
+    let Ok(word) = fork.parse::<Ident>() else {
+        return false;
+    };
+    Kind::from_keyword(&word.to_string()).is_some()
+        && fork.peek(syn::token::Paren)
+        && fork.parse::<TokenTree>().is_ok()
+        && fork.peek(syn::token::Brace)
+}
+
 fn parse_node(input: ParseStream, errors: &mut Errors, deciders: bool) -> syn::Result<Node> {
     let label = if input.peek(Lifetime) {
         let label: Lifetime = input.parse()?;
@@ -206,11 +227,8 @@ fn parse_node(input: ParseStream, errors: &mut Errors, deciders: bool) -> syn::R
     } else {
         None
     };
-    let starts_guard = input.peek(Token![else])
-        || input
-            .fork()
-            .parse::<Ident>()
-            .is_ok_and(|i| GUARD_WORDS.contains(&i.to_string().as_str()));
+    let starts_guard =
+        input.peek(Token![else]) || (starts_with_guard_word(input) && !is_keyword_node(input));
     let guard = if starts_guard {
         if !deciders {
             let span = input.span();
@@ -498,7 +516,7 @@ fn parse_keyword(
         }
         Children::Guarded => List::Deciders,
         Children::Arms => List::Arms,
-        Children::One | Children::Many => List::Nodes,
+        Children::One | Children::Many | Children::Branches => List::Nodes,
     };
     if !input.peek(syn::token::Brace) {
         let what = if info.children == Children::One {

@@ -1,161 +1,122 @@
 //! Static metadata of generated trees, for debuggers and tracing.
 
-/// What kind of node a [`NodeInfo`] describes. Mirrors the DSL keywords.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum NodeKind {
-    /// `sequence { .. }`
-    Sequence,
-    /// `reactive_sequence { .. }`
-    ReactiveSequence,
-    /// `select { .. }`
-    Select,
-    /// `reactive_select { .. }`
-    ReactiveSelect,
-    /// `parallel(success = N, failure = M) { .. }`
-    Parallel,
-    /// `invert { .. }`
-    Invert,
-    /// `force_success { .. }`
-    ForceSuccess,
-    /// `force_failure { .. }`
-    ForceFailure,
-    /// `keep_running_until_failure { .. }`
-    KeepRunningUntilFailure,
-    /// `repeat(n) { .. }`
-    Repeat,
-    /// `retry(n) { .. }`
-    Retry,
-    /// `prioritized { guard => child, .. }` (Spore's prioritized list)
-    Prioritized,
-    /// `sequential { .. }`: deciders chosen in turn
-    Sequential,
-    /// `random(rng) { .. }`: deciders chosen at random
-    Random,
-    /// `shuffle(rng) { .. }`: each decider once, in random order, per round
-    Shuffle,
-    /// `scored { score .. => child, .. }`: the best score wins
-    Scored,
-    /// `scope(enter = .., tick = .., exit = ..) { .. }`
-    Scope,
-    /// `wait(seconds)`
-    Wait,
-    /// `timeout(seconds) { .. }`
-    Timeout,
-    /// `delay(seconds) { .. }`
-    Delay,
-    /// `cooldown(seconds) { .. }`
-    Cooldown,
-    /// `run_once { .. }`
-    RunOnce,
-    /// `gate(n) { .. }`
-    Gate,
-    /// `global_cooldown(seconds) { .. }`
-    GlobalCooldown,
-    /// `rendezvous(n) as role { .. }`
-    Rendezvous,
-    /// `sync`
-    Sync,
-    /// `monitor(<bool>)`
-    Monitor,
-    /// `switch(<expr>) { PATTERN => .., .. }`
-    Switch,
-    /// `cond <bool expression>`
-    Cond,
-    /// `action <Status expression>`
-    Action,
-    /// A stateful leaf type (`MoveTo { .. }`), see [`Leaf`](crate::Leaf).
-    Leaf,
-    /// An embedded tree (`Patrol(me)`).
-    Subtree,
-    /// `success`
-    Success,
-    /// `failure`
-    Failure,
-    /// `running`
-    Running,
+/// Declares [`NodeKind`], its [`ALL`](NodeKind::ALL) list and its
+/// keywords from one list, in the order of the compiler's node-kind table
+/// (a test in the compiler holds the two together).
+macro_rules! node_kinds {
+    ($($(#[doc = $doc:literal])* $variant:ident = $keyword:literal;)*) => {
+        /// What kind of node a [`NodeInfo`] describes. Mirrors the DSL keywords.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum NodeKind {
+            $($(#[doc = $doc])* $variant,)*
+        }
+
+        impl NodeKind {
+            /// Every kind, in the order of the node-kind table.
+            pub const ALL: &'static [NodeKind] = &[$(NodeKind::$variant),*];
+
+            /// The DSL keyword of this kind (`"leaf"` and `"subtree"` for the
+            /// two kinds written as Rust paths).
+            pub const fn keyword(self) -> &'static str {
+                match self {
+                    $(NodeKind::$variant => $keyword,)*
+                }
+            }
+        }
+    };
 }
 
-impl NodeKind {
-    /// Every kind, in the order of the node-kind table.
-    pub const ALL: &'static [NodeKind] = &[
-        NodeKind::Sequence,
-        NodeKind::ReactiveSequence,
-        NodeKind::Select,
-        NodeKind::ReactiveSelect,
-        NodeKind::Parallel,
-        NodeKind::Invert,
-        NodeKind::ForceSuccess,
-        NodeKind::ForceFailure,
-        NodeKind::KeepRunningUntilFailure,
-        NodeKind::Repeat,
-        NodeKind::Retry,
-        NodeKind::Prioritized,
-        NodeKind::Sequential,
-        NodeKind::Random,
-        NodeKind::Shuffle,
-        NodeKind::Scored,
-        NodeKind::Scope,
-        NodeKind::Wait,
-        NodeKind::Timeout,
-        NodeKind::Delay,
-        NodeKind::Cooldown,
-        NodeKind::RunOnce,
-        NodeKind::Gate,
-        NodeKind::GlobalCooldown,
-        NodeKind::Rendezvous,
-        NodeKind::Sync,
-        NodeKind::Monitor,
-        NodeKind::Switch,
-        NodeKind::Cond,
-        NodeKind::Action,
-        NodeKind::Leaf,
-        NodeKind::Subtree,
-        NodeKind::Success,
-        NodeKind::Failure,
-        NodeKind::Running,
-    ];
-
-    /// The DSL keyword of this kind (`"leaf"` and `"subtree"` for the two
-    /// kinds written as Rust paths).
-    pub const fn keyword(self) -> &'static str {
-        match self {
-            NodeKind::Sequence => "sequence",
-            NodeKind::ReactiveSequence => "reactive_sequence",
-            NodeKind::Select => "select",
-            NodeKind::ReactiveSelect => "reactive_select",
-            NodeKind::Parallel => "parallel",
-            NodeKind::Invert => "invert",
-            NodeKind::ForceSuccess => "force_success",
-            NodeKind::ForceFailure => "force_failure",
-            NodeKind::KeepRunningUntilFailure => "keep_running_until_failure",
-            NodeKind::Repeat => "repeat",
-            NodeKind::Retry => "retry",
-            NodeKind::Prioritized => "prioritized",
-            NodeKind::Sequential => "sequential",
-            NodeKind::Random => "random",
-            NodeKind::Shuffle => "shuffle",
-            NodeKind::Scored => "scored",
-            NodeKind::Scope => "scope",
-            NodeKind::Wait => "wait",
-            NodeKind::Timeout => "timeout",
-            NodeKind::Delay => "delay",
-            NodeKind::Cooldown => "cooldown",
-            NodeKind::RunOnce => "run_once",
-            NodeKind::Gate => "gate",
-            NodeKind::GlobalCooldown => "global_cooldown",
-            NodeKind::Rendezvous => "rendezvous",
-            NodeKind::Sync => "sync",
-            NodeKind::Monitor => "monitor",
-            NodeKind::Switch => "switch",
-            NodeKind::Cond => "cond",
-            NodeKind::Action => "action",
-            NodeKind::Leaf => "leaf",
-            NodeKind::Subtree => "subtree",
-            NodeKind::Success => "success",
-            NodeKind::Failure => "failure",
-            NodeKind::Running => "running",
-        }
-    }
+node_kinds! {
+    /// `sequence { .. }`
+    Sequence = "sequence";
+    /// `sequence_with_memory { .. }`: a sequence that resumes at the child that failed
+    SequenceWithMemory = "sequence_with_memory";
+    /// `reactive_sequence { .. }`
+    ReactiveSequence = "reactive_sequence";
+    /// `select { .. }`
+    Select = "select";
+    /// `reactive_select { .. }`
+    ReactiveSelect = "reactive_select";
+    /// `if_then_else { condition, then, else }`
+    IfThenElse = "if_then_else";
+    /// `while_do_else { condition, do, else }`
+    WhileDoElse = "while_do_else";
+    /// `parallel(success = N, failure = M) { .. }`
+    Parallel = "parallel";
+    /// `parallel_all(max_failures = N) { .. }`
+    ParallelAll = "parallel_all";
+    /// `invert { .. }`
+    Invert = "invert";
+    /// `force_success { .. }`
+    ForceSuccess = "force_success";
+    /// `force_failure { .. }`
+    ForceFailure = "force_failure";
+    /// `keep_running_until_failure { .. }`
+    KeepRunningUntilFailure = "keep_running_until_failure";
+    /// `repeat(n) { .. }` or `repeat(forever) { .. }`
+    Repeat = "repeat";
+    /// `retry(n) { .. }` or `retry(forever) { .. }`
+    Retry = "retry";
+    /// `prioritized { guard => child, .. }` (Spore's prioritized list)
+    Prioritized = "prioritized";
+    /// `sequential { .. }`: deciders chosen in turn
+    Sequential = "sequential";
+    /// `random(rng) { .. }`: deciders chosen at random
+    Random = "random";
+    /// `shuffle(rng) { .. }`: each decider once, in random order, per round
+    Shuffle = "shuffle";
+    /// `scored { score .. => child, .. }`: the best score wins
+    Scored = "scored";
+    /// `scope(enter = .., tick = .., exit = ..) { .. }`
+    Scope = "scope";
+    /// `after(success = .., failure = .., finished = .., halted = ..) { .. }`
+    After = "after";
+    /// `skip_if(<bool>) { .. }`
+    SkipIf = "skip_if";
+    /// `success_if(<bool>) { .. }`
+    SuccessIf = "success_if";
+    /// `failure_if(<bool>) { .. }`
+    FailureIf = "failure_if";
+    /// `run_while(<bool>) { .. }`
+    RunWhile = "run_while";
+    /// `wait(seconds)`
+    Wait = "wait";
+    /// `timeout(seconds) { .. }`
+    Timeout = "timeout";
+    /// `delay(seconds) { .. }`
+    Delay = "delay";
+    /// `cooldown(seconds) { .. }`
+    Cooldown = "cooldown";
+    /// `every(seconds) { .. }`
+    Every = "every";
+    /// `run_once { .. }`
+    RunOnce = "run_once";
+    /// `gate(n) { .. }`
+    Gate = "gate";
+    /// `global_cooldown(seconds) { .. }`
+    GlobalCooldown = "global_cooldown";
+    /// `rendezvous(n) as role { .. }`
+    Rendezvous = "rendezvous";
+    /// `sync`
+    Sync = "sync";
+    /// `monitor(<bool>)`
+    Monitor = "monitor";
+    /// `switch(<expr>) { PATTERN => .., .. }`
+    Switch = "switch";
+    /// `cond <bool expression>`
+    Cond = "cond";
+    /// `action <Status expression>`
+    Action = "action";
+    /// A stateful leaf type (`MoveTo { .. }`), see [`Leaf`](crate::Leaf).
+    Leaf = "leaf";
+    /// An embedded tree (`Patrol(me)`).
+    Subtree = "subtree";
+    /// `success`
+    Success = "success";
+    /// `failure`
+    Failure = "failure";
+    /// `running`
+    Running = "running";
 }
 
 impl core::fmt::Display for NodeKind {

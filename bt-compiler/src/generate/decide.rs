@@ -511,9 +511,8 @@ impl Gen<'_> {
                 // Typed on the user's expression: a guard that is not
                 // `bool` is reported there as "expected `bool`".
                 ClauseKind::When(e) => {
-                    let ok = names::verdict();
-                    let typed = quote_spanned!(e.span()=> let #ok: ::core::primitive::bool = #e;);
-                    quote!(#typed if !#ok #reject)
+                    let (bind, ok) = self.typed_bool(e);
+                    quote!(#bind if !#ok #reject)
                 }
                 // The bindings are in scope for the clauses after this one
                 // (`when let Some(f): .. = .. score f.dist`).

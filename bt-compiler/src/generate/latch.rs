@@ -1,5 +1,6 @@
-//! Latched decorators: `scope`, `timeout`, `delay`, `gate` and
-//! `global_cooldown`. Each one enters once (it may refuse, taking nothing),
+//! Latched decorators: `scope`, `timeout`, `delay`, `gate`,
+//! `global_cooldown`, `every`, `after` and the preconditions `skip_if`,
+//! `success_if`, `failure_if` and `run_while`. Each one enters once (it may refuse, taking nothing),
 //! runs its child while entered, and leaves when the child finishes or the
 //! node is halted, giving back what entering took. One generator, [`Latch`],
 //! writes that shape; each kind only says what entering, holding and
@@ -9,8 +10,9 @@
 //! latch and `t` the entry time. Without state the child finishes within
 //! the tick, so the node enters, runs the child and leaves in one go.
 
+use super::constant;
 use super::{Gen, names, status};
-use crate::ir::{Field, Kind, Release, Shape};
+use crate::ir::{Constant, Field, Keep, Kind, Release, Shape};
 use proc_macro2::{Literal, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
@@ -19,11 +21,16 @@ use syn::spanned::Spanned;
 /// end the node's tick with `break 'n<id> <status>`.
 #[derive(Default)]
 struct Latch {
-    /// Checked before entering: when false, the node fails and nothing is
-    /// held.
+    /// What the node returns when `enter` refuses or `stop` fires:
+    /// Failure unless given.
+    refuse: Option<TokenStream>,
+    /// Checked before entering: when false, the node returns `refuse` and
+    /// nothing is held.
     enter: Option<TokenStream>,
+    /// Once entered, before anything else.
+    entered: TokenStream,
     /// Each tick while entered, before the child: statements, then a
-    /// condition that, when true, halts the node and fails it.
+    /// condition that, when true, halts the node and returns `refuse`.
     stop: Option<(TokenStream, TokenStream)>,
     /// Each tick while entered, after `stop`, before the child.
     hold: TokenStream,
@@ -33,18 +40,24 @@ struct Latch {
 
 impl Gen<'_> {
     /// Gives back what entering node `id` took: a gate's permit, a scope's
-    /// `exit` hook. Used when the child finishes and by `halt`.
+    /// `exit` hook; an `after`'s `halted` hook. Used by `halt`, and (except
+    /// the `halted` hook) when the child finishes.
     pub(super) fn release(&self, id: usize, how: Release) -> TokenStream {
-        match how {
-            Release::Nothing => TokenStream::new(),
-            Release::Permit => {
+        let node = &self.tree.node(id).kind;
+        match (how, node) {
+            (Release::Nothing, _) => TokenStream::new(),
+            (Release::Permit, _) => {
                 let shared = self.shared_place(id);
                 quote!(::__bt::__private::gate_leave(&#shared);)
             }
-            Release::Exit => match &self.tree.node(id).kind {
-                Kind::Scope { exit: Some(e), .. } => quote!(let _ = #e;),
-                _ => unreachable!("only a scope with `exit` releases by it"),
-            },
+            (Release::Exit, Kind::Scope { exit: Some(e), .. })
+            | (
+                Release::Halted,
+                Kind::After {
+                    halted: Some(e), ..
+                },
+            ) => quote!(let _ = #e;),
+            _ => unreachable!("a release names a hook its node has"),
         }
     }
 
@@ -52,23 +65,29 @@ impl Gen<'_> {
         let node = self.tree.node(id);
         let label = self.label(id);
         let r = names::result();
-        let fail = status("Failure");
-        let release = self.release(id, node.kind.release());
+        let release = match node.kind.release() {
+            Release::Halted => TokenStream::new(),
+            how => self.release(id, how),
+        };
         let Latch {
+            refuse,
             enter,
+            entered,
             stop,
             hold,
             finish,
         } = latch;
-        let enter = enter.map(|condition| quote!(if !(#condition) { break #label #fail; }));
+        let refuse = refuse.unwrap_or_else(|| status("Failure"));
+        let enter = enter.map(|condition| quote!(if !(#condition) { break #label #refuse; }));
         if !node.has_state {
-            let stop = stop.map(
-                |(setup, condition)| quote!(#setup if #condition { #release break #label #fail; }),
-            );
+            let stop = stop.map(|(setup, condition)| {
+                quote!(#setup if #condition { #release break #label #refuse; })
+            });
             let eval = self.eval(node.children[0]);
             return quote! {
                 #label: {
                     #enter
+                    #entered
                     #stop
                     #hold
                     #eval
@@ -86,7 +105,7 @@ impl Gen<'_> {
             });
         let stop = stop.map(|(setup, condition)| {
             let args = self.args();
-            quote!(#setup if #condition { #place.halt(#args); break #label #fail; })
+            quote!(#setup if #condition { #place.halt(#args); break #label #refuse; })
         });
         let child = self.child_in_field(id);
         quote! {
@@ -95,6 +114,7 @@ impl Gen<'_> {
                     #enter
                     #place.active = true;
                     #since
+                    #entered
                 }
                 #stop
                 #hold
@@ -107,6 +127,96 @@ impl Gen<'_> {
                 #r
             }
         }
+    }
+
+    /// `let __ok: bool = <expr>;` and `__ok`: a user condition, typed as
+    /// `bool` on the user's tokens (a condition that is not `bool` is
+    /// reported there as "expected `bool`").
+    pub(super) fn typed_bool(&self, expr: &syn::Expr) -> (TokenStream, proc_macro2::Ident) {
+        let ok = names::verdict();
+        let bind = quote_spanned!(expr.span()=> let #ok: ::core::primitive::bool = #expr;);
+        (bind, ok)
+    }
+
+    /// `{ let __ok: bool = <expr>; __ok }`, see [`Gen::typed_bool`].
+    fn condition(&self, expr: &syn::Expr) -> TokenStream {
+        let (bind, ok) = self.typed_bool(expr);
+        quote!({ #bind #ok })
+    }
+
+    /// `skip_if`, `success_if`, `failure_if`: before the child starts, a
+    /// true condition returns `then` without ticking it; a running child is
+    /// not re-checked. `run_while` (`while_running`): the condition must
+    /// hold to start the child and on every tick it runs; when false, the
+    /// child is halted and the node returns `then`, the status its parent
+    /// passes over.
+    pub(super) fn precondition(
+        &self,
+        id: usize,
+        expr: &syn::Expr,
+        then: Constant,
+        while_running: bool,
+    ) -> TokenStream {
+        let condition = self.condition(expr);
+        let (enter, stop) = if while_running {
+            // A stop also runs on the tick that enters.
+            (None, Some((TokenStream::new(), quote!(!#condition))))
+        } else {
+            (Some(quote!(!#condition)), None)
+        };
+        self.latch(
+            id,
+            Latch {
+                refuse: Some(constant(then)),
+                enter,
+                stop,
+                ..Latch::default()
+            },
+        )
+    }
+
+    /// `after(success = .., failure = .., finished = .., halted = ..)
+    /// { child }`: runs the hook for how the child finished (`finished`
+    /// after either), or `halted` if the node is halted while the child runs.
+    pub(super) fn after(
+        &self,
+        id: usize,
+        success: Option<&syn::Expr>,
+        failure: Option<&syn::Expr>,
+        finished: Option<&syn::Expr>,
+    ) -> TokenStream {
+        let r = names::result();
+        let hook = |e: Option<&syn::Expr>| e.map(|e| quote!(let _ = #e;));
+        let (success, failure, finished) = (hook(success), hook(failure), hook(finished));
+        let by_status = (success.is_some() || failure.is_some())
+            .then(|| quote!(if #r.is_success() { #success } else { #failure }));
+        self.latch(
+            id,
+            Latch {
+                finish: quote!(#by_status #finished),
+                ..Latch::default()
+            },
+        )
+    }
+
+    /// `every(s) { child }`: the child starts at most once every `s`
+    /// seconds, measured from its last start; in between the node fails
+    /// without ticking it. A running child is not interrupted.
+    pub(super) fn every(&self, id: usize, duration: &syn::Expr) -> TokenStream {
+        let (now, d, keep) = (names::now(), names::seconds(), names::keep());
+        let field = names::keep_field(id, Keep::Period);
+        let seconds = self.seconds(duration);
+        self.latch(
+            id,
+            Latch {
+                enter: Some(quote!(#now >= #keep.#field)),
+                entered: quote! {
+                    #seconds
+                    #keep.#field = #now + #d;
+                },
+                ..Latch::default()
+            },
+        )
     }
 
     /// `let __d: f64 = <duration>;`, typed on the user's expression.

@@ -137,7 +137,7 @@ impl Gen<'_> {
                                 tests.push(self.active(c, quote!(&(#place).#name)));
                             }
                         }
-                        Field::Since | Field::Passed => {}
+                        Field::Since | Field::Passed | Field::Running => {}
                     }
                 }
                 if tests.is_empty() {

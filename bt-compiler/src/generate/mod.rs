@@ -7,6 +7,7 @@
 //! expressions can neither see nor shadow them; user expressions keep their
 //! own spans, so type errors land on the user's tokens.
 
+mod branch;
 mod decide;
 mod latch;
 mod meta;
@@ -471,6 +472,11 @@ impl Gen<'_> {
                             format!(" What the subtree{what} keeps across activations."),
                         )
                     }
+                    Keep::Period => (
+                        quote!(f64),
+                        quote!(f64::NEG_INFINITY),
+                        format!(" Time from which{what} may start its child again."),
+                    ),
                     Keep::Every => (
                         quote!(f64),
                         quote!(f64::NEG_INFINITY),
@@ -530,6 +536,15 @@ impl Gen<'_> {
 fn status(name: &str) -> TokenStream {
     let variant = Ident::new(name, Span::call_site());
     quote!(::__bt::Status::#variant)
+}
+
+/// `::__bt::Status::Success` etc. for a constant status.
+fn constant(c: crate::ir::Constant) -> TokenStream {
+    status(match c {
+        crate::ir::Constant::Success => "Success",
+        crate::ir::Constant::Failure => "Failure",
+        crate::ir::Constant::Running => "Running",
+    })
 }
 
 /// The narrowest unsigned integer holding `max`, fully qualified.

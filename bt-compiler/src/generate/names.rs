@@ -184,6 +184,7 @@ pub fn keep_field(id: usize, slot: Keep) -> Ident {
         Keep::Next => "next",
         Keep::Used => "used",
         Keep::Every => "every",
+        Keep::Period => "period",
         Keep::Subtree => return field(id),
     };
     format_ident!("n{}_{}", id, purpose)

@@ -220,6 +220,11 @@ impl Gen<'_> {
                         passed: bool,));
                     resets.push(quote!(self.passed = false;));
                 }
+                Field::Running => {
+                    decls.push(quote!(/// The child returned Running on its last tick.
+                        running: bool,));
+                    resets.push(quote!(self.running = false;));
+                }
                 Field::Count(n) => {
                     let ty = uint_for((*n).into());
                     decls.push(

@@ -9,10 +9,37 @@
 use super::{Gen, names, status};
 use crate::ir::{Keep, Kind};
 use proc_macro2::{Literal, TokenStream};
-use quote::{quote, quote_spanned};
+use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
 
+/// The forms of a composite that runs its children in order.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum OneOf {
+    /// Resumes at the running child.
+    Plain,
+    /// Starts from the first child every tick.
+    Reactive,
+    /// Resumes at the child that ran or failed last, until the node succeeds.
+    Memory,
+}
+
+/// When a `parallel` finishes.
+#[derive(Clone, Copy)]
+enum Finish {
+    /// Once `success` children succeeded (Success) or `failure` failed
+    /// (Failure), halting the others.
+    Thresholds { success: u32, failure: u32 },
+    /// Once every child finished: Failure if at least this many failed.
+    All(u32),
+}
+
 impl Gen<'_> {
+    /// `__k.n4_next`: the child a `sequence_with_memory` starts from.
+    fn memory(&self, id: usize) -> TokenStream {
+        let (keep, field) = (names::keep(), names::keep_field(id, Keep::Next));
+        quote!(#keep.#field)
+    }
+
     /// Body of the generated `tick` method.
     pub(super) fn tick_body(&self) -> TokenStream {
         let root = self.tree.node(0);
@@ -126,11 +153,7 @@ impl Gen<'_> {
                 let r = names::result();
                 quote!({ let #r: #ty = #expr; #r })
             }
-            Kind::Constant(c) => status(match c {
-                crate::ir::Constant::Success => "Success",
-                crate::ir::Constant::Failure => "Failure",
-                crate::ir::Constant::Running => "Running",
-            }),
+            Kind::Constant(c) => super::constant(*c),
             Kind::Leaf { path, literal } => self.leaf(id, path, literal),
             Kind::Subtree { path, args, paren } => {
                 let place = self.place(id);
@@ -139,17 +162,29 @@ impl Gen<'_> {
                     quote!(<#path as ::__bt::__private::Embed>::parts(#place, &mut #keep.#field));
                 self.subtree_call(path, "tick", parts, args, *paren)
             }
-            Kind::Sequence => self.one_of(id, false, "Success", "Failure"),
-            Kind::Select => self.one_of(id, false, "Failure", "Success"),
-            Kind::ReactiveSequence => self.one_of(id, true, "Success", "Failure"),
-            Kind::ReactiveSelect => self.one_of(id, true, "Failure", "Success"),
-            Kind::Parallel { success, failure } => self.parallel(id, *success, *failure),
+            Kind::Sequence => self.one_of(id, OneOf::Plain, "Success", "Failure"),
+            Kind::SequenceWithMemory => self.one_of(id, OneOf::Memory, "Success", "Failure"),
+            Kind::Select => self.one_of(id, OneOf::Plain, "Failure", "Success"),
+            Kind::ReactiveSequence => self.one_of(id, OneOf::Reactive, "Success", "Failure"),
+            Kind::ReactiveSelect => self.one_of(id, OneOf::Reactive, "Failure", "Success"),
+            Kind::IfThenElse => self.if_then_else(id),
+            Kind::WhileDoElse => self.while_do_else(id),
+            Kind::Parallel { success, failure } => self.parallel(
+                id,
+                Finish::Thresholds {
+                    success: *success,
+                    failure: *failure,
+                },
+            ),
+            Kind::ParallelAll { max_failures } => self.parallel(id, Finish::All(*max_failures)),
             Kind::Invert
             | Kind::ForceSuccess
             | Kind::ForceFailure
             | Kind::KeepRunningUntilFailure => self.decorator(id),
-            Kind::Repeat(n) => self.repeat(id, *n, "Success", "Failure"),
-            Kind::Retry(n) => self.repeat(id, *n, "Failure", "Success"),
+            Kind::Repeat(Some(n)) => self.repeat(id, *n, "Success", "Failure"),
+            Kind::Retry(Some(n)) => self.repeat(id, *n, "Failure", "Success"),
+            Kind::Repeat(None) => self.forever(id, "Success", "Failure"),
+            Kind::Retry(None) => self.forever(id, "Failure", "Success"),
             Kind::Decider {
                 policy,
                 rng,
@@ -160,7 +195,16 @@ impl Gen<'_> {
             Kind::Timeout(d) => self.timeout(id, d),
             Kind::Delay(d) => self.delay(id, d),
             Kind::Cooldown(d) => self.cooldown(id, d),
-            Kind::RunOnce => self.run_once(id),
+            Kind::RunOnce { skip } => self.run_once(id, *skip),
+            Kind::Every(d) => self.every(id, d),
+            Kind::After {
+                success,
+                failure,
+                finished,
+                ..
+            } => self.after(id, success.as_ref(), failure.as_ref(), finished.as_ref()),
+            Kind::Precondition { expr, then } => self.precondition(id, expr, *then, false),
+            Kind::RunWhile { expr, skip } => self.precondition(id, expr, *skip, true),
             Kind::Gate(n) => self.gate(id, *n),
             Kind::GlobalCooldown(d) => self.global_cooldown(id, d),
             Kind::Rendezvous { n, role } => self.rendezvous(id, *n, role),
@@ -214,7 +258,9 @@ impl Gen<'_> {
     /// of nested blocks, one per child that can be resumed, and a `match`
     /// at the innermost level breaks out to the block after which the
     /// running child's code starts.
-    fn one_of(&self, id: usize, reactive: bool, next: &str, stop: &str) -> TokenStream {
+    fn one_of(&self, id: usize, form: OneOf, next: &str, stop: &str) -> TokenStream {
+        let reactive = form == OneOf::Reactive;
+        let memory = self.memory(id);
         let node = self.tree.node(id);
         let (label, place, ty) = self.frame(id);
         let r = names::result();
@@ -230,10 +276,17 @@ impl Gen<'_> {
         let pieces: Vec<TokenStream> = node
             .children
             .iter()
-            .map(|&c| {
+            .enumerate()
+            .map(|(i, &c)| {
                 let child = self.tree.node(c);
                 let variant = self.variant(c);
                 let (temp, x) = (names::temp(), names::matched());
+                // With memory, the child that stopped or runs is where the
+                // next tick starts.
+                let mark = (form == OneOf::Memory).then(|| {
+                    let i = Literal::usize_unsuffixed(i);
+                    quote!(#memory = #i;)
+                });
                 let setup = child.has_state.then(|| {
                     let child_place = self.place(c);
                     let child_ty = self.ty(c);
@@ -281,10 +334,12 @@ impl Gen<'_> {
                         match #r {
                             #next_status => {}
                             #stop_status => {
+                                #mark
                                 #reset
                                 break #label #stop_status;
                             }
                             #running => {
+                                #mark
                                 #remember
                                 break #label #running;
                             }
@@ -293,6 +348,7 @@ impl Gen<'_> {
                 } else {
                     quote! {
                         if let #stop_status = #r {
+                            #mark
                             #reset
                             break #label #stop_status;
                         }
@@ -306,16 +362,32 @@ impl Gen<'_> {
             })
             .collect();
 
-        let body = if reactive || !node.has_state {
-            quote!(#(#pieces)*)
-        } else {
-            self.resume_chain(id, &pieces)
+        let body = match form {
+            OneOf::Reactive => quote!(#(#pieces)*),
+            OneOf::Plain if !node.has_state => quote!(#(#pieces)*),
+            OneOf::Plain => self.resume_chain(id, &pieces, |i| {
+                let c = node.children[i];
+                if !self.tree.node(c).can_run {
+                    return None;
+                }
+                let variant = self.variant(c);
+                Some(if self.tree.node(c).has_state {
+                    quote!(#ty::#variant(..))
+                } else {
+                    quote!(#ty::#variant)
+                })
+            }),
+            OneOf::Memory => self.resume_chain(id, &pieces, |i| {
+                Some(Literal::usize_unsuffixed(i).into_token_stream())
+            }),
         };
         let idle = node.has_state.then(|| quote!(*#place = #ty::Idle;));
+        let restart = (form == OneOf::Memory).then(|| quote!(#memory = 0;));
         quote! {
             #label: {
                 #body
                 #idle
+                #restart
                 #next_status
             }
         }
@@ -328,40 +400,43 @@ impl Gen<'_> {
     /// 'resume_n5: { 'resume_n3: { match state { N3 => break 'resume_n3, N5 => break 'resume_n5, _ => {} }
     ///     child 0 .. } child n3 .. } child n5 ..
     /// ```
-    fn resume_chain(&self, id: usize, pieces: &[TokenStream]) -> TokenStream {
+    fn resume_chain(
+        &self,
+        id: usize,
+        pieces: &[TokenStream],
+        entry: impl Fn(usize) -> Option<TokenStream>,
+    ) -> TokenStream {
         let node = self.tree.node(id);
-        let place = self.place(id);
-        let ty = self.type_ident(id);
-        let entries: Vec<usize> = (1..node.children.len())
-            .filter(|&i| self.tree.node(node.children[i]).can_run)
+        let (place, memory) = (self.place(id), self.memory(id));
+        let entries: Vec<(usize, TokenStream)> = (1..node.children.len())
+            .filter_map(|i| entry(i).map(|pattern| (i, pattern)))
             .collect();
         let entry_label = |i: usize| names::resume(node.children[i]);
-        let arms = entries.iter().map(|&i| {
-            let c = node.children[i];
-            let variant = self.variant(c);
-            let pattern = if self.tree.node(c).has_state {
-                quote!(#ty::#variant(..))
-            } else {
-                quote!(#ty::#variant)
-            };
-            let target = entry_label(i);
+        let arms = entries.iter().map(|(i, pattern)| {
+            let target = entry_label(*i);
             quote!(#pattern => break #target,)
         });
-        let first_end = entries.first().copied().unwrap_or(pieces.len());
+        let first_end = entries.first().map_or(pieces.len(), |(i, _)| *i);
         let first = &pieces[..first_end];
+        // Where to enter: the running child, or with memory the stored index.
+        let scrutinee = if node.keep.contains(&Keep::Next) {
+            quote!(#memory)
+        } else {
+            quote!(*#place)
+        };
         let mut body = if entries.is_empty() {
             quote!(#(#first)*)
         } else {
             quote! {
-                match *#place {
+                match #scrutinee {
                     #(#arms)*
                     _ => {}
                 }
                 #(#first)*
             }
         };
-        for (k, &i) in entries.iter().enumerate() {
-            let end = entries.get(k + 1).copied().unwrap_or(pieces.len());
+        for (k, &(i, _)) in entries.iter().enumerate() {
+            let end = entries.get(k + 1).map_or(pieces.len(), |(i, _)| *i);
             let segment = &pieces[i..end];
             let target = entry_label(i);
             body = quote! {
@@ -376,19 +451,13 @@ impl Gen<'_> {
 
     /// `parallel`: ticks every unfinished child; finishes once `success`
     /// children succeeded or `failure` failed, halting the others.
-    fn parallel(&self, id: usize, success: u32, failure: u32) -> TokenStream {
+    fn parallel(&self, id: usize, finish: Finish) -> TokenStream {
         let node = self.tree.node(id);
-        let (label, place, ty) = self.frame(id);
+        let (label, place) = (self.label(id), self.place(id));
         let r = names::result();
         let args = self.args();
         let (ok, fail, running) = (status("Success"), status("Failure"), status("Running"));
-        let scratch = (!node.has_state).then(|| {
-            let local_state = names::scratch();
-            quote! {
-                let mut #local_state = <#ty as ::core::default::Default>::default();
-                let #place = &mut #local_state;
-            }
-        });
+        let scratch = self.scratch(id);
         let pieces: Vec<TokenStream> = node
             .children
             .iter()
@@ -401,6 +470,24 @@ impl Gen<'_> {
                     quote!(let #child_place = &mut #place.#field;)
                 });
                 let eval = self.eval(c);
+                // With thresholds, reaching one ends the node at once.
+                let reached = |mask: &str, status: &TokenStream| match finish {
+                    Finish::Thresholds { success, failure } => {
+                        let (mask, n) = if mask == "succeeded" {
+                            (quote!(succeeded), success)
+                        } else {
+                            (quote!(failed), failure)
+                        };
+                        quote! {
+                            if #place.#mask.count_ones() >= #n {
+                                #place.halt(#args);
+                                break #label #status;
+                            }
+                        }
+                    }
+                    Finish::All(_) => TokenStream::new(),
+                };
+                let (on_ok, on_fail) = (reached("succeeded", &ok), reached("failed", &fail));
                 quote! {
                     if (#place.succeeded | #place.failed) & #bit == 0 {
                         #setup
@@ -408,17 +495,11 @@ impl Gen<'_> {
                         match #r {
                             #ok => {
                                 #place.succeeded |= #bit;
-                                if #place.succeeded.count_ones() >= #success {
-                                    #place.halt(#args);
-                                    break #label #ok;
-                                }
+                                #on_ok
                             }
                             #fail => {
                                 #place.failed |= #bit;
-                                if #place.failed.count_ones() >= #failure {
-                                    #place.halt(#args);
-                                    break #label #fail;
-                                }
+                                #on_fail
                             }
                             #running => {}
                         }
@@ -426,12 +507,27 @@ impl Gen<'_> {
                 }
             })
             .collect();
-        // Without a running child every child finished in this tick, so a
-        // threshold was met and a `break` above was taken.
-        let end = if node.can_run {
-            running.clone()
-        } else {
-            quote!(::__bt::Status::from_bool(#place.succeeded.count_ones() >= #success))
+        let end = match finish {
+            // Without a running child every child finished in this tick, so
+            // a threshold was met and a `break` above was taken.
+            Finish::Thresholds { success, .. } if !node.can_run => {
+                quote!(::__bt::Status::from_bool(#place.succeeded.count_ones() >= #success))
+            }
+            Finish::Thresholds { .. } => running.clone(),
+            Finish::All(max_failures) => {
+                let n = node.children.len();
+                let all = Literal::u128_unsuffixed(u128::MAX >> (128 - n));
+                let verdict = names::verdict();
+                quote! {
+                    if (#place.succeeded | #place.failed) == #all {
+                        let #verdict = ::__bt::Status::from_bool(#place.failed.count_ones() < #max_failures);
+                        #place.halt(#args);
+                        #verdict
+                    } else {
+                        #running
+                    }
+                }
+            }
         };
         quote! {
             #label: {
@@ -480,16 +576,10 @@ impl Gen<'_> {
     fn repeat(&self, id: usize, n: u32, again: &str, stop: &str) -> TokenStream {
         let node = self.tree.node(id);
         let c = node.children[0];
-        let (label, place, ty) = self.frame(id);
+        let (label, place) = (self.label(id), self.place(id));
         let r = names::result();
         let (again_status, stop_status, running) = (status(again), status(stop), status("Running"));
-        let scratch = (!node.has_state).then(|| {
-            let local_state = names::scratch();
-            quote! {
-                let mut #local_state = <#ty as ::core::default::Default>::default();
-                let #place = &mut #local_state;
-            }
-        });
+        let scratch = self.scratch(id);
         let setup = self.tree.node(c).has_state.then(|| {
             let child_place = self.place(c);
             quote!(let #child_place = &mut #place.child;)
@@ -514,6 +604,57 @@ impl Gen<'_> {
                         break #label #stop_status;
                     }
                     #running => break #label #running,
+                }
+            }
+        }}
+    }
+
+    /// For a node without state that uses its record within a tick: a
+    /// fresh one, bound where its state would be.
+    fn scratch(&self, id: usize) -> Option<TokenStream> {
+        let (place, ty) = (self.place(id), self.type_ident(id));
+        (!self.tree.node(id).has_state).then(|| {
+            let local_state = names::scratch();
+            quote! {
+                let mut #local_state = <#ty as ::core::default::Default>::default();
+                let #place = &mut #local_state;
+            }
+        })
+    }
+
+    /// `repeat(forever)` (again after each success) and `retry(forever)`
+    /// (again after each failure), yielding as BehaviorTree.CPP does: a run
+    /// of the child that started in this tick and ends the way that goes on
+    /// makes the node return `Running` (the next tick starts the next run);
+    /// a run resumed from an earlier tick that ends so starts the next run
+    /// at once. So a tick starts at most one run, and never loops forever.
+    fn forever(&self, id: usize, again: &str, stop: &str) -> TokenStream {
+        let (label, place) = (self.label(id), self.place(id));
+        let (r, fresh) = (names::result(), names::fresh());
+        let (again_status, stop_status, running) = (status(again), status(stop), status("Running"));
+        let child = self.child_in_field(id);
+        quote! {{
+            let mut #fresh: bool = !#place.running;
+            #place.active = true;
+            #label: loop {
+                #child
+                match #r {
+                    #again_status => {
+                        #place.running = false;
+                        if #fresh {
+                            break #label #running;
+                        }
+                        #fresh = true;
+                    }
+                    #stop_status => {
+                        #place.active = false;
+                        #place.running = false;
+                        break #label #stop_status;
+                    }
+                    #running => {
+                        #place.running = true;
+                        break #label #running;
+                    }
                 }
             }
         }}

@@ -3,7 +3,7 @@
 //! `__now`; durations are read each tick they are needed.
 
 use super::{Gen, names, status};
-use crate::ir::Keep;
+use crate::ir::{Constant, Keep};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -60,8 +60,9 @@ impl Gen<'_> {
     }
 
     /// `run_once { child }`: the child runs until it finishes once; later
-    /// ticks return the status it finished with, without ticking it.
-    pub(super) fn run_once(&self, id: usize) -> TokenStream {
+    /// ticks return the status it finished with, without ticking it; with
+    /// `then_skip = true`, `skip`, the status its parent passes over.
+    pub(super) fn run_once(&self, id: usize, skip: Option<Constant>) -> TokenStream {
         let node = self.tree.node(id);
         let c = node.children[0];
         let label = self.label(id);
@@ -70,13 +71,22 @@ impl Gen<'_> {
         let (ok, fail, running) = (status("Success"), status("Failure"), status("Running"));
         let pass = self.pass_place(id);
         let eval = self.eval(c);
-        quote! {
-            #label: {
+        let done = match skip {
+            Some(skip) => {
+                let skip = super::constant(skip);
+                quote!(if #keep.#field != 0 { break #label #skip; })
+            }
+            None => quote! {
                 match #keep.#field {
                     1 => break #label #ok,
                     2 => break #label #fail,
                     _ => {}
                 }
+            },
+        };
+        quote! {
+            #label: {
+                #done
                 #pass
                 #eval
                 match #r {

@@ -68,6 +68,24 @@ mod trees {
             }
         }
 
+        /// BehaviorTree.CPP's catalog: every remaining node kind and option.
+        pub tree Catalog(me: &mut Agent, cx: &bt::Ctx) {
+            sequence_with_memory {
+                if_then_else { cond me.ok(), MoveTo { x: 1.0 }, Idle },
+                while_do_else { cond me.ok(), MoveTo { x: 2.0 } },
+                parallel_all(max_failures = -1) { repeat(forever) { Idle }, retry(forever) { Idle } },
+                parallel(success = -1, failure = 1) { timeout(0) { Idle }, every(2) { Idle } },
+                select {
+                    skip_if(me.ok()) { Idle },
+                    run_while(me.ok()) { Idle },
+                    run_once(then_skip = true) { Idle },
+                },
+                success_if(me.ok()) { failure_if(!me.ok()) { Idle } },
+                after(success = me.act(), failure = (), finished = (), halted = me.hp = 0.0) { Idle },
+                prioritized { every(1) => every(2) { Idle }, else => success },
+            }
+        }
+
         /// Every deciding, timing and shared node kind once.
         pub tree Spore(
             me: &mut Agent,
@@ -120,6 +138,11 @@ fn main() {
     state.reset(&mut agent, 0.5);
     let _: usize = <trees::Everything as BehaviorTree>::STATE_SIZE;
     let _ = <trees::Patrol as BehaviorTree>::NODES;
+
+    let mut catalog = trees::Catalog::default();
+    let cx = bt::Ctx::new(0.0, 0.1);
+    let _: Status = catalog.tick(&mut agent, &cx);
+    catalog.reset(&mut agent, &cx);
 
     let shared = trees::SporeShared::new();
     let mut spore = trees::Spore::default();
