@@ -32,6 +32,10 @@
 //! assert!(Small::STATE_SIZE <= 1);
 //! ```
 //!
+//! [`example_generated`] shows the API a tree gets: its state type with
+//! `tick`, `try_tick` and `reset`, its shared state, and its
+//! [`BehaviorTree`] impl.
+//!
 //! # The tree header
 //!
 //! `behavior_tree!` takes one or more trees. Each reads like a function
@@ -358,15 +362,19 @@
 //! the next tick. `repeat` and `retry` (BehaviorTree.CPP's
 //! `Repeat` and `RetryUntilSuccessful`) loop within one tick while the child
 //! finishes at once, and resume the running child otherwise; `n` is an
-//! integer literal of at least 1. BehaviorTree.CPP 4.10 instead returns
-//! `Running` (with a wake-up signal, when the tree was built by its factory)
-//! after each run of the child that started and finished in the same tick,
-//! and starts the next run on the next tick; driven by its
-//! `tickWhileRunning`, the leaf calls are the same as ours, but one tick
-//! there is one run, here all of them. With `forever` we do as BT.CPP does:
-//! a run that started in this tick and goes on ends the tick with `Running`
-//! (a run resumed from an earlier tick that goes on starts the next run at
-//! once), so a tick starts at most one run and never loops forever.
+//! integer literal of at least 1. BehaviorTree.CPP 4.x instead returns
+//! `Running` with a wake-up signal after each run of the child that started
+//! and finished in the same tick (so does its `SequenceWithMemory` after
+//! such a child): its `tickOnce` then ticks the whole tree again at once,
+//! from the root, and `tickExactlyOnce` returns. So under `tickOnce` the
+//! leaf calls are ours, except that reactive ancestors re-check their
+//! conditions between runs; under `tickExactlyOnce` one tick is one run.
+//! With `forever` we do what `tickExactlyOnce` does: a run that started in
+//! this tick and goes on ends the tick with `Running` (a run resumed from an
+//! earlier tick that goes on starts the next run at once). So a tick starts
+//! at most one run and always returns, where BT.CPP's `tickOnce` never
+//! returns from a `Repeat num_cycles="-1"` over a child that always
+//! succeeds at once.
 //!
 //! The preconditions `skip_if`, `success_if` and `failure_if` are checked
 //! only when the child is not running (BehaviorTree.CPP's `_skipIf`,
@@ -712,13 +720,13 @@
 //! | BehaviorTree.CPP | here | difference |
 //! |---|---|---|
 //! | `Sequence`, `ReactiveSequence` | `sequence`, `reactive_sequence` | |
-//! | `SequenceWithMemory` | `sequence_with_memory` | BT.CPP may return `Running` after a child that started and finished in one tick (see `repeat`); here the next child runs in the same tick |
+//! | `SequenceWithMemory` | `sequence_with_memory` | BT.CPP yields after a child that started and finished in one tick (see [Decorators](#decorators)); here the next child runs in the same tick |
 //! | `Fallback`, `ReactiveFallback` | `select`, `reactive_select` | |
 //! | `IfThenElse`, `WhileDoElse` | `if_then_else`, `while_do_else` | a `while_do_else` condition that returns `Running` halts a running branch (BT.CPP leaves it running, unticked) |
 //! | `Parallel`, `ParallelAll` | `parallel`, `parallel_all` | |
 //! | `Inverter`, `ForceSuccess`, `ForceFailure` | `invert`, `force_success`, `force_failure` | |
 //! | `KeepRunningUntilFailure` | `keep_running_until_failure` | |
-//! | `Repeat`, `RetryUntilSuccessful` (`-1`: no bound) | `repeat(n)`, `retry(n)`, `repeat(forever)`, `retry(forever)` | bounded loops run within one tick (see [Decorators](#decorators)) |
+//! | `Repeat`, `RetryUntilSuccessful` (`-1`: no bound) | `repeat(n)`, `retry(n)`, `repeat(forever)`, `retry(forever)` | how runs are split across ticks (see [Decorators](#decorators)) |
 //! | `Timeout`, `Delay` | `timeout(s)`, `delay(s)` | seconds of the context's time, not milliseconds of a clock |
 //! | `RunOnce` | `run_once`, `run_once(then_skip = true)` | the default is `then_skip = false` |
 //! | `AlwaysSuccess`, `AlwaysFailure` | `success`, `failure` | |
@@ -769,6 +777,43 @@
 //! that misses a case, a `when let` or role binding used out of scope) are
 //! rustc's, on your tokens. The tree's type and methods are still
 //! declared, so code using the tree reports nothing further.
+//!
+//! Each mistake, its message, and the cases in `tests/ui/fail` (one file
+//! and its expected `.stderr` per case) that pin the message down:
+//!
+//! | mistake | error | ui case |
+//! |---|---|---|
+//! | a tree without the `tree` keyword | expected `tree`, as in `pub tree Name(..) { .. }` | `missing_tree_keyword` |
+//! | a syntax error in a header | rustc's parse error; the other trees are still generated | `syntax_error_in_header_keeps_other_trees` |
+//! | no root / two roots | tree `T` has no root node / more than one root node | `tree_without_root`, `tree_with_two_roots` |
+//! | an unknown keyword, or a BehaviorTree.CPP name | unknown node kind `fallback`; this DSL calls it `select` | `unknown_node_kind` |
+//! | a label with no node | label `'orphan` has no node after it | `label_without_node` |
+//! | a label used twice | duplicate label `'attack` in tree `T` | `duplicate_labels` |
+//! | arguments where none are taken | `sequence` takes no arguments | `arguments_on_sequence` |
+//! | an unknown argument | unknown `parallel` argument `succes` (did you mean `success`?) | `unknown_parallel_argument`, `after_with_a_misspelled_hook` |
+//! | a count that is zero, negative or not whole | a count must be at least 1, or `forever` | `zero_repeat_count`, `negative_repeat_count`, `non_integer_retry_count`, `gate_zero` |
+//! | a threshold above the number of children | `success = 3` can never be reached: this `parallel` has only 2 children | `parallel_threshold_above_child_count`, `parallel_all_threshold_too_high` |
+//! | a flag argument that is not `true`/`false` | expected `true` or `false` | `run_once_then_skip_not_a_bool` |
+//! | `random`/`shuffle` without a generator | `random` needs the random number generator to draw from | `random_without_rng` |
+//! | a decorator without exactly one child | `invert` needs exactly one child, found none / takes exactly one child, found 2 | `decorator_without_child`, `decorator_with_two_children`, `keep_running_until_failure_with_two_children` |
+//! | an empty composite | `reactive_sequence` needs at least one child, found none | `empty_composite` |
+//! | a branch node with the wrong number of children | `if_then_else` takes a condition and one or two branches | `if_then_else_with_four_children`, `while_do_else_without_a_branch` |
+//! | a skip where nothing can pass over it | `skip_if` skips its node, which only a sequence or a select can pass over | `skip_if_without_a_sequence_or_select` |
+//! | a guard outside a decider group | guards (`when .. =>`, `else =>`) are only allowed on the children of decider groups | `guard_outside_decider_group` |
+//! | a `when let` without its type | `when let` needs the type of the value it matches | `when_let_without_type` |
+//! | a `when let` that cannot fail | `when let ready` always matches, so it never rejects the child | `when_let_always_matches` |
+//! | time or flags without a tick context | `every` reads the time from the tick context, but tree `T` has no context parameter | `timers_without_context`, `every_without_context` |
+//! | a shared node without the shared binding | `gate` keeps its state in the tree's shared state | `shared_node_without_shared_state` |
+//! | a name the macro generates, taken | label `'n1` is the name `SquadShared` gives the unlabeled `gate` node 1 / tree `SquadShared` has the name of the shared state | `shared_field_name_taken`, `shared_state_name_taken` |
+//! | `sync` outside a rendezvous | `sync` waits for the other members of a rendezvous | `sync_outside_rendezvous` |
+//! | a stateful leaf with a `&` agent | stateful leaf `Wait` receives the tree's first parameter as its agent, so it must be declared `&mut Agent` | `leaf_without_mutable_agent` |
+//! | a condition, guard or precondition that is not `bool` | rustc: expected `bool`, on your expression | `cond_not_bool`, `guard_not_bool`, `precondition_not_bool` |
+//! | an action that is not a `Status`, a score that is not a number, flags of the wrong type | rustc: mismatched types, on your expression | `action_wrong_type`, `scored_guard_not_a_number`, `flag_precondition_not_flags` |
+//! | a type used as a leaf that is not one | rustc: the trait bound `Wander: bt::Leaf<Agent>` is not satisfied, on the type | `leaf_type_not_a_leaf` |
+//! | a subtree called with the wrong arguments | rustc: this method takes 2 arguments but 1 argument was supplied, in your parentheses | `subtree_wrong_arguments` |
+//! | a `switch` that misses a case | rustc: non-exhaustive patterns | `switch_not_exhaustive` |
+//! | a name that is not in scope | rustc: cannot find value, on your token (generated locals are invisible to your code) | `unknown_binding`, `role_outside_rendezvous`, `when_let_binding_outside_body`, `generated_locals_are_hidden` |
+//! | many mistakes at once | every one reported, in source order; the tree's type is still declared | `all_errors_reported_at_once`, `broken_tree_still_declares_its_type` |
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
@@ -777,6 +822,9 @@ extern crate std;
 
 pub use bt_macros::behavior_tree;
 pub use bt_runtime::*;
+
+#[cfg(any(doc, test))]
+pub mod example_generated;
 
 /// The names most code needs: `use bt::prelude::*;`.
 pub mod prelude {
