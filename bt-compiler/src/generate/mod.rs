@@ -499,7 +499,7 @@ impl Gen<'_> {
         let vis = &self.tree.vis;
         let doc = format!(
             " What `{}` remembers across activations: cooldowns, `run_once` marks, `every` \
-             timers, `sequential` and `shuffle` positions.",
+             timers, `sequential`, `shuffle` and `sequence_with_memory` positions.",
             self.tree.name
         );
         let decls = fields
