@@ -114,38 +114,40 @@ impl Gen<'_> {
             }
             Shape::Child => self.active(node.children[0], place),
             Shape::Arrived => quote!(*(#place)),
-            Shape::OneOf | Shape::Decider => {
-                let ty = self.type_ident(id);
-                quote!(!::core::matches!(*(#place), #ty::Idle))
-            }
-            Shape::Record(fields) => {
-                // A latch or membership is set for as long as anything
-                // below runs; without one, ask the fields and the children.
-                let mut tests = Vec::new();
-                for &field in fields {
-                    match field {
-                        Field::Latch(_) => return quote!((#place).active),
-                        Field::Member => {
-                            return quote!((#place).member.phase != ::__bt::__private::Phase::Idle);
-                        }
-                        Field::Count(_) => tests.push(quote!((#place).count != 0)),
-                        Field::Masks => {
-                            tests.push(quote!(((#place).succeeded | (#place).failed) != 0))
-                        }
-                        Field::Child | Field::Children => {
-                            for (name, c) in self.child_fields(id, field) {
-                                tests.push(self.active(c, quote!(&(#place).#name)));
-                            }
-                        }
-                        Field::Since | Field::Passed | Field::Running => {}
+            // Asked of the named type, so that deep trees stay linear.
+            Shape::OneOf | Shape::Decider | Shape::Record(_) => quote!((#place).is_active()),
+        }
+    }
+
+    /// The body of a named state type's `is_active(&self)`.
+    pub(super) fn is_active_body(&self, id: usize) -> TokenStream {
+        let node = self.tree.node(id);
+        let Shape::Record(fields) = &node.shape else {
+            return quote!(!::core::matches!(*self, Self::Idle));
+        };
+        // A latch or membership is set for as long as anything below runs;
+        // without one, ask the fields and the children.
+        let mut tests = Vec::new();
+        for &field in fields {
+            match field {
+                Field::Latch(_) => return quote!(self.active),
+                Field::Member => {
+                    return quote!(self.member.phase != ::__bt::__private::Phase::Idle);
+                }
+                Field::Count(_) => tests.push(quote!(self.count != 0)),
+                Field::Masks => tests.push(quote!((self.succeeded | self.failed) != 0)),
+                Field::Child | Field::Children => {
+                    for (name, c) in self.child_fields(id, field) {
+                        tests.push(self.active(c, quote!(&self.#name)));
                     }
                 }
-                if tests.is_empty() {
-                    quote!(false)
-                } else {
-                    quote!(#(#tests)||*)
-                }
+                Field::Since | Field::Passed | Field::Running => {}
             }
+        }
+        if tests.is_empty() {
+            quote!(false)
+        } else {
+            quote!(#(#tests)||*)
         }
     }
 

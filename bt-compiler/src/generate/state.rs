@@ -84,6 +84,7 @@ impl Gen<'_> {
             Shape::Record(fields) => self.record_type(id, fields),
             _ => self.enum_type(id),
         };
+        let is_active = self.is_active_body(id);
         let index = (node.shape == Shape::Decider).then(|| {
             let n = node.children.len();
             let arms = node
@@ -117,6 +118,13 @@ impl Gen<'_> {
                 #[allow(unused_variables, clippy::all)]
                 fn halt(&mut self, #params) {
                     #halt
+                }
+
+                /// Whether a node below runs (or this one holds something).
+                #[inline]
+                #[allow(clippy::all)]
+                fn is_active(&self) -> bool {
+                    #is_active
                 }
 
                 #index
