@@ -785,6 +785,8 @@
 //! |---|---|---|
 //! | a tree without the `tree` keyword | expected `tree`, as in `pub tree Name(..) { .. }` | `missing_tree_keyword` |
 //! | a syntax error in a header | rustc's parse error; the other trees are still generated | `syntax_error_in_header_keeps_other_trees` |
+//! | a tree defined twice | tree `T` is defined twice (first at line 4) | `tree_defined_twice` |
+//! | a tree that embeds itself, directly or through others | tree `Patrol` embeds itself (`Patrol` embeds `Guard` embeds `Patrol`) | `tree_embeds_itself` |
 //! | no root / two roots | tree `T` has no root node / more than one root node | `tree_without_root`, `tree_with_two_roots` |
 //! | an unknown keyword, or a BehaviorTree.CPP name | unknown node kind `fallback`; this DSL calls it `select` | `unknown_node_kind` |
 //! | a label with no node | label `'orphan` has no node after it | `label_without_node` |

@@ -20,6 +20,7 @@ pub const MAX_CHILDREN_IN_A_MASK: usize = 128;
 
 pub fn check(input: &Input, errors: &mut Errors) {
     tree_names_are_unique(input, errors);
+    trees_do_not_embed_themselves(input, errors);
     shared_types_do_not_collide(input, errors);
     for tree in &input.trees {
         shared_fields_are_unique(tree, errors);
@@ -261,15 +262,85 @@ fn tree_names_are_unique(input: &Input, errors: &mut Errors) {
     for tree in &input.trees {
         let name = tree.name.to_string();
         if let Some(first) = seen.get(&name) {
-            let mut error =
-                syn::Error::new(tree.name.span(), format!("tree `{name}` is defined twice"));
-            error.combine(syn::Error::new(
-                *first,
-                format!("tree `{name}` first defined here"),
+            errors.push(syn::Error::new(
+                tree.name.span(),
+                format!(
+                    "tree `{name}` is defined twice (first at line {}); rename one of them",
+                    first.start().line
+                ),
             ));
-            errors.push(error);
         } else {
             seen.insert(name, tree.name.span());
+        }
+    }
+}
+
+/// A tree's state holds the state of every tree it embeds, so no tree may
+/// embed itself, directly or through other trees of the invocation (across
+/// invocations rustc reports the cycle, as "cycle detected when computing
+/// layout").
+fn trees_do_not_embed_themselves(input: &Input, errors: &mut Errors) {
+    let index: HashMap<String, usize> = input
+        .trees
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.name.to_string(), i))
+        .collect();
+    // Per tree: the embedding nodes naming a tree of this invocation.
+    let calls: Vec<Vec<(usize, &Node)>> = input
+        .trees
+        .iter()
+        .map(|tree| {
+            tree.roots
+                .iter()
+                .flat_map(walk)
+                .filter_map(|node| match &node.kind {
+                    NodeKind::Subtree { path, .. } => path
+                        .get_ident()
+                        .and_then(|name| index.get(&name.to_string()))
+                        .map(|&callee| (callee, node)),
+                    _ => None,
+                })
+                .collect()
+        })
+        .collect();
+    // Depth-first from each tree back to itself, through trees that come
+    // later in the invocation: each cycle is reported once, from its first
+    // tree, on that tree's node that starts the cycle.
+    for (start, tree) in input.trees.iter().enumerate() {
+        let mut stack: Vec<Vec<usize>> = vec![vec![start]];
+        let mut visited = vec![false; input.trees.len()];
+        'search: while let Some(path) = stack.pop() {
+            let at = *path.last().expect("paths start with a tree");
+            for &(callee, _) in &calls[at] {
+                if callee == start {
+                    let first = path.get(1).copied().unwrap_or(start);
+                    let Some(&(_, node)) = calls[start].iter().find(|(c, _)| *c == first) else {
+                        continue;
+                    };
+                    let names: Vec<String> = path
+                        .iter()
+                        .chain([&start])
+                        .map(|&t| format!("`{}`", input.trees[t].name))
+                        .collect();
+                    errors.push(syn::Error::new(
+                        node.span,
+                        format!(
+                            "tree `{}` embeds itself ({}), so its state would contain itself; \
+                             break the cycle",
+                            tree.name,
+                            names.join(" embeds ")
+                        ),
+                    ));
+                    break 'search;
+                }
+                if callee > start && !visited[callee] {
+                    visited[callee] = true;
+                    let mut longer = path.clone();
+                    longer.push(callee);
+                    stack.push(longer);
+                }
+            }
         }
     }
 }

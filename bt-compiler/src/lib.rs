@@ -27,7 +27,13 @@ pub fn expand(tokens: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
     let input = parse::parse(tokens, &mut errors);
     check::check(&input, &mut errors);
     if !errors.is_empty() {
-        let skeletons = input.trees.iter().map(generate::skeleton);
+        // One skeleton per name: a tree defined twice is declared once.
+        let mut declared = std::collections::HashSet::new();
+        let skeletons = input
+            .trees
+            .iter()
+            .filter(|tree| declared.insert(tree.name.to_string()))
+            .map(generate::skeleton);
         let errors = errors.to_compile_errors();
         return quote::quote!(#errors #(#skeletons)*);
     }
