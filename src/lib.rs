@@ -61,6 +61,16 @@
 //! tree: `#[bt(crate = my_engine::bt)] pub tree Guard(..) { .. }`. Generated
 //! code then names only that path.
 //!
+//! **Size limits.** A tree may be as wide as you like (a composite with
+//! thousands of children compiles; `parallel` and decider groups take up to
+//! 128), and up to 100 nodes deep: each level nests a state type, and rustc
+//! lays out types only as deep as the crate's `recursion_limit` (128 by
+//! default) allows. For deeper trees raise both, the crate's limit and the
+//! tree's: `#![recursion_limit = "512"]` at the crate root and
+//! `#[bt(recursion_limit = 512)]` on the tree (up to 1024) allow nodes
+//! `limit - 28` deep. Expansion time and output grow linearly with the
+//! number of nodes, whatever the shape.
+//!
 //! Every tick starts at the root. A node returns [`Status::Success`],
 //! [`Status::Failure`] or [`Status::Running`]; a node that returned
 //! `Running` is resumed on the next tick where it stopped.
@@ -787,6 +797,7 @@
 //! | a syntax error in a header | rustc's parse error; the other trees are still generated | `syntax_error_in_header_keeps_other_trees` |
 //! | a tree defined twice | tree `T` is defined twice (first at line 4) | `tree_defined_twice` |
 //! | a tree that embeds itself, directly or through others | tree `Patrol` embeds itself (`Patrol` embeds `Guard` embeds `Patrol`) | `tree_embeds_itself` |
+//! | a tree nested deeper than the recursion limit allows | this node is nested 101 levels deep, more than the 100 that a `recursion_limit` of 128 lets rustc lay out | `tree_nested_too_deep` |
 //! | no root / two roots | tree `T` has no root node / more than one root node | `tree_without_root`, `tree_with_two_roots` |
 //! | an unknown keyword, or a BehaviorTree.CPP name | unknown node kind `fallback`; this DSL calls it `select` | `unknown_node_kind` |
 //! | a label with no node | label `'orphan` has no node after it | `label_without_node` |

@@ -22,6 +22,9 @@ pub struct TreeDef {
     /// `#[bt(crate = path)]`: where generated code finds the runtime, for a
     /// crate that re-exports `bt` under another path.
     pub krate: Option<Path>,
+    /// `#[bt(recursion_limit = N)]`: the crate's `recursion_limit`, when
+    /// raised, which bounds how deep the tree may nest.
+    pub recursion_limit: Option<(u32, proc_macro2::Span)>,
     pub vis: Visibility,
     pub name: Ident,
     pub params: Vec<Param>,

@@ -18,6 +18,15 @@ use syn::{Pat, Type};
 /// in a `u128`.
 pub const MAX_CHILDREN_IN_A_MASK: usize = 128;
 
+/// rustc's default `recursion_limit`.
+pub const DEFAULT_RECURSION_LIMIT: u32 = 128;
+/// The highest `#[bt(recursion_limit = N)]` accepted.
+pub const MAX_RECURSION_LIMIT: u32 = 1024;
+/// Levels of the recursion limit that rustc uses beyond a tree's depth
+/// when it lays out the nested state types (measured: a chain of 130
+/// nested nodes overflows the default 128).
+const RECURSION_MARGIN: u32 = 28;
+
 pub fn check(input: &Input, errors: &mut Errors) {
     tree_names_are_unique(input, errors);
     trees_do_not_embed_themselves(input, errors);
@@ -26,6 +35,7 @@ pub fn check(input: &Input, errors: &mut Errors) {
         shared_fields_are_unique(tree, errors);
         monitors_fit(tree, errors);
         tree_has_exactly_one_root(tree, errors);
+        depth_fits(tree, errors);
         labels_are_unique(tree, errors);
         at_most_one_context(tree, errors);
         for root in &tree.roots {
@@ -669,6 +679,39 @@ fn skips_are_passed_over(parent: Option<&Node>, node: &Node, errors: &mut Errors
     }
     for child in node.children() {
         skips_are_passed_over(Some(node), child, errors);
+    }
+}
+
+/// Each level of nesting is a level of nested state types and blocks; rustc
+/// lays out types only as deep as the crate's `recursion_limit` allows. The
+/// first node too deep is reported, once per tree.
+fn depth_fits(tree: &TreeDef, errors: &mut Errors) {
+    let limit = tree
+        .recursion_limit
+        .map_or(DEFAULT_RECURSION_LIMIT, |(n, _)| n);
+    let max_depth = (limit - RECURSION_MARGIN) as usize;
+    let mut stack: Vec<(&Node, usize)> = tree.roots.iter().rev().map(|r| (r, 0)).collect();
+    while let Some((node, depth)) = stack.pop() {
+        if depth > max_depth {
+            let advice = if limit < MAX_RECURSION_LIMIT {
+                let raised = (limit * 2).min(MAX_RECURSION_LIMIT);
+                format!(
+                    "flatten the tree, or raise the limit: `#![recursion_limit = \"{raised}\"]` \
+                     at the crate root and `#[bt(recursion_limit = {raised})]` on the tree"
+                )
+            } else {
+                "flatten the tree".to_string()
+            };
+            errors.push(syn::Error::new(
+                node.span,
+                format!(
+                    "this node is nested {depth} levels deep, more than the {max_depth} that a \
+                     `recursion_limit` of {limit} lets rustc lay out; {advice}"
+                ),
+            ));
+            return;
+        }
+        stack.extend(node.children().iter().rev().map(|c| (c, depth + 1)));
     }
 }
 

@@ -52,7 +52,7 @@ fn parse_input(input: ParseStream, errors: &mut Errors, trees: &mut Vec<TreeDef>
 /// `#[attrs] vis tree Name(params) { root }`
 fn parse_tree(input: ParseStream, errors: &mut Errors) -> syn::Result<TreeDef> {
     let mut attrs = input.call(Attribute::parse_outer)?;
-    let krate = take_crate_path(&mut attrs, errors);
+    let (krate, recursion_limit) = take_bt_attrs(&mut attrs, errors);
     let vis: Visibility = input.parse()?;
     if !input.peek(kw::tree) {
         return Err(
@@ -87,6 +87,7 @@ fn parse_tree(input: ParseStream, errors: &mut Errors) -> syn::Result<TreeDef> {
     Ok(TreeDef {
         attrs,
         krate,
+        recursion_limit,
         vis,
         name,
         params,
@@ -96,9 +97,13 @@ fn parse_tree(input: ParseStream, errors: &mut Errors) -> syn::Result<TreeDef> {
     })
 }
 
-/// Removes `#[bt(crate = path)]` from a tree's attributes and returns the path.
-fn take_crate_path(attrs: &mut Vec<Attribute>, errors: &mut Errors) -> Option<syn::Path> {
-    let mut krate = None;
+/// Removes `#[bt(..)]` from a tree's attributes and returns what it says:
+/// `crate = path` and `recursion_limit = N`.
+fn take_bt_attrs(
+    attrs: &mut Vec<Attribute>,
+    errors: &mut Errors,
+) -> (Option<syn::Path>, Option<(u32, Span)>) {
+    let (mut krate, mut limit) = (None, None);
     attrs.retain(|attr| {
         if !attr.path().is_ident("bt") {
             return true;
@@ -107,8 +112,28 @@ fn take_crate_path(attrs: &mut Vec<Attribute>, errors: &mut Errors) -> Option<sy
             if meta.path.is_ident("crate") {
                 krate = Some(meta.value()?.parse::<syn::Path>()?);
                 Ok(())
+            } else if meta.path.is_ident("recursion_limit") {
+                let value: syn::LitInt = meta.value()?.parse()?;
+                let n: u32 = value.base10_parse()?;
+                if !(crate::check::DEFAULT_RECURSION_LIMIT..=crate::check::MAX_RECURSION_LIMIT)
+                    .contains(&n)
+                {
+                    return Err(syn::Error::new(
+                        value.span(),
+                        format!(
+                            "`recursion_limit` is between {} (rustc's default) and {}",
+                            crate::check::DEFAULT_RECURSION_LIMIT,
+                            crate::check::MAX_RECURSION_LIMIT
+                        ),
+                    ));
+                }
+                limit = Some((n, value.span()));
+                Ok(())
             } else {
-                Err(meta.error("expected `crate = path`, as in `#[bt(crate = my_engine::bt)]`"))
+                Err(meta.error(
+                    "expected `crate = path` or `recursion_limit = N`, as in \
+                     `#[bt(crate = my_engine::bt)]`",
+                ))
             }
         });
         if let Err(e) = result {
@@ -116,7 +141,7 @@ fn take_crate_path(attrs: &mut Vec<Attribute>, errors: &mut Errors) -> Option<sy
         }
         false
     });
-    krate
+    (krate, limit)
 }
 
 /// `[#[context]] name: Type`
@@ -213,7 +238,34 @@ fn is_keyword_node(input: ParseStream) -> bool {
         && fork.peek(syn::token::Brace)
 }
 
+thread_local! {
+    /// How many nodes the parser is inside of.
+    static DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Deeper than this the parser stops descending (the checks reject trees
+/// far shallower; this only keeps the macro's own stack safe).
+const MAX_PARSE_DEPTH: usize = 2 * crate::check::MAX_RECURSION_LIMIT as usize;
+
 fn parse_node(input: ParseStream, errors: &mut Errors, deciders: bool) -> syn::Result<Node> {
+    let depth = DEPTH.with(|d| d.get());
+    if depth >= MAX_PARSE_DEPTH {
+        let span = input.span();
+        while !input.is_empty() && !input.peek(Token![,]) {
+            let _: TokenTree = input.parse()?;
+        }
+        return Err(syn::Error::new(
+            span,
+            format!("nodes nested more than {MAX_PARSE_DEPTH} deep; flatten the tree"),
+        ));
+    }
+    DEPTH.with(|d| d.set(depth + 1));
+    let node = parse_node_at(input, errors, deciders);
+    DEPTH.with(|d| d.set(depth));
+    node
+}
+
+fn parse_node_at(input: ParseStream, errors: &mut Errors, deciders: bool) -> syn::Result<Node> {
     let label = if input.peek(Lifetime) {
         let label: Lifetime = input.parse()?;
         input.parse::<Token![:]>()?;

@@ -97,6 +97,8 @@ locals! {
     fresh = "__fresh";
     /// A rendezvous group's generation.
     generation = "__g";
+    /// The position a wide composite resumes at.
+    resume_at = "__resume";
     /// The role a rendezvous assigned.
     role = "__role";
     /// The active decider child's state.

@@ -122,7 +122,7 @@ impl Gen<'_> {
 
                 /// Whether a node below runs (or this one holds something).
                 #[inline]
-                #[allow(clippy::all)]
+                #[allow(dead_code, clippy::all)]
                 fn is_active(&self) -> bool {
                     #is_active
                 }

@@ -12,6 +12,11 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
 
+/// Beyond this many children to resume at, a composite's resume chain is
+/// flat instead of nested: rustc overflows its stack on blocks nested a
+/// few hundred deep.
+const MAX_NESTED_ENTRIES: usize = 32;
+
 /// The forms of a composite that runs its children in order.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum OneOf {
@@ -424,6 +429,9 @@ impl Gen<'_> {
         } else {
             quote!(*#place)
         };
+        if entries.len() > MAX_NESTED_ENTRIES {
+            return Self::resume_flat(&scrutinee, &entries, pieces);
+        }
         let mut body = if entries.is_empty() {
             quote!(#(#first)*)
         } else {
@@ -447,6 +455,37 @@ impl Gen<'_> {
             };
         }
         body
+    }
+
+    /// The resume chain of a composite with many entries, without nesting:
+    /// the entry's position is read once, and each child's code runs only
+    /// from that position on.
+    ///
+    /// ```text
+    /// let __resume = match state { N3 => 1, N5 => 2, _ => 0 };
+    /// if __resume <= 0 { child 0 } if __resume <= 1 { child n3 } ..
+    /// ```
+    fn resume_flat(
+        scrutinee: &TokenStream,
+        entries: &[(usize, TokenStream)],
+        pieces: &[TokenStream],
+    ) -> TokenStream {
+        let resume = names::resume_at();
+        let arms = entries.iter().map(|(i, pattern)| {
+            let i = Literal::usize_unsuffixed(*i);
+            quote!(#pattern => #i,)
+        });
+        let guarded = pieces.iter().enumerate().map(|(i, piece)| {
+            let i = Literal::usize_unsuffixed(i);
+            quote!(if #resume <= #i #piece)
+        });
+        quote! {
+            let #resume: usize = match #scrutinee {
+                #(#arms)*
+                _ => 0,
+            };
+            #(#guarded)*
+        }
     }
 
     /// `parallel`: ticks every unfinished child; finishes once `success`

@@ -1,0 +1,168 @@
+//! Trees at the edges of the documented limits compile and behave: a
+//! 1,000-wide sequence (whose resume code is flat, not nested), a wide
+//! `sequence_with_memory`, and a chain 100 nodes deep (the deepest rustc's
+//! default `recursion_limit` lays out).
+
+use bt::{BehaviorTree, Leaf, Status, behavior_tree};
+
+/// Counts starts, ticks and halts.
+#[derive(Default)]
+pub struct Counter {
+    starts: u32,
+    halts: u32,
+    /// `Step`s fail while this is set.
+    fail: bool,
+}
+
+/// Runs for one tick, then succeeds (or fails, when the counter says so).
+pub struct Step;
+
+impl Leaf<Counter> for Step {
+    type Memory = ();
+    fn start(&self, _: &mut (), c: &mut Counter) -> Status {
+        c.starts += 1;
+        Status::Running
+    }
+    fn tick(&self, _: &mut (), c: &mut Counter) -> Status {
+        Status::from(!c.fail)
+    }
+    fn halt(_: &mut (), c: &mut Counter) {
+        c.halts += 1;
+    }
+}
+
+behavior_tree! {
+    pub tree Wide(me: &mut Counter) {
+        sequence {
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+        }
+    }
+
+    pub tree WideMemory(me: &mut Counter) {
+        sequence_with_memory {
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+        }
+    }
+
+    pub tree Deep(me: &mut Counter) {
+        sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step,
+        sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step,
+        sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step,
+        sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step,
+        sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step,
+        sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step,
+        sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step,
+        sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step,
+        sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step,
+        sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step,
+        Step
+        } } } } } } } } } }
+        } } } } } } } } } }
+        } } } } } } } } } }
+        } } } } } } } } } }
+        } } } } } } } } } }
+        } } } } } } } } } }
+        } } } } } } } } } }
+        } } } } } } } } } }
+        } } } } } } } } } }
+        } } } } } } } } } }
+    }
+}
+
+#[test]
+fn a_thousand_wide_sequence_resumes_at_each_child_in_turn() {
+    let (mut me, mut t) = (Counter::default(), Wide::default());
+    for tick in 1..=1000 {
+        assert_eq!(t.tick(&mut me), Status::Running, "tick {tick}");
+        assert_eq!(me.starts, tick);
+    }
+    assert_eq!(t.tick(&mut me), Status::Success);
+    assert_eq!(<Wide as BehaviorTree>::NODES.len(), 1001);
+    assert!(!t.is_active());
+}
+
+#[test]
+fn a_wide_sequence_with_memory_resumes_where_it_failed() {
+    let (mut me, mut t) = (Counter::default(), WideMemory::default());
+    for _ in 0..35 {
+        t.tick(&mut me);
+    }
+    // Child 34 runs; it fails, and the next tick starts it again.
+    me.fail = true;
+    assert_eq!(t.tick(&mut me), Status::Failure);
+    me.fail = false;
+    assert_eq!(t.tick(&mut me), Status::Running);
+    assert_eq!(me.starts, 36);
+    // Children 34 to 39 finish one per tick, the last on the sixth.
+    for _ in 0..5 {
+        assert_eq!(t.tick(&mut me), Status::Running);
+    }
+    assert_eq!(t.tick(&mut me), Status::Success);
+}
+
+#[test]
+fn a_hundred_deep_chain_ticks_and_resets() {
+    let (mut me, mut t) = (Counter::default(), Deep::default());
+    assert_eq!(<Deep as BehaviorTree>::NODES.len(), 201);
+    assert_eq!(t.tick(&mut me), Status::Running);
+    t.reset(&mut me);
+    assert_eq!(me.halts, 1);
+    // 101 steps, each running for one tick: the last succeeds on tick 102.
+    for _ in 0..101 {
+        assert_eq!(t.tick(&mut me), Status::Running);
+    }
+    assert_eq!(t.tick(&mut me), Status::Success);
+    assert_eq!(me.starts, 102);
+}

@@ -1,0 +1,28 @@
+include!("../agent.rs");
+
+behavior_tree! {
+    tree T(me: &mut Agent) {
+        invert { invert { invert { invert { invert { invert { invert { invert { invert { invert { 
+        invert { invert { invert { invert { invert { invert { invert { invert { invert { invert { 
+        invert { invert { invert { invert { invert { invert { invert { invert { invert { invert { 
+        invert { invert { invert { invert { invert { invert { invert { invert { invert { invert { 
+        invert { invert { invert { invert { invert { invert { invert { invert { invert { invert { 
+        invert { invert { invert { invert { invert { invert { invert { invert { invert { invert { 
+        invert { invert { invert { invert { invert { invert { invert { invert { invert { invert { 
+        invert { invert { invert { invert { invert { invert { invert { invert { invert { invert { 
+        invert { invert { invert { invert { invert { invert { invert { invert { invert { invert { 
+        invert { invert { invert { invert { invert { invert { invert { invert { invert { invert { 
+        invert { action me.act() }
+        } } } } } } } } } } 
+        } } } } } } } } } } 
+        } } } } } } } } } } 
+        } } } } } } } } } } 
+        } } } } } } } } } } 
+        } } } } } } } } } } 
+        } } } } } } } } } } 
+        } } } } } } } } } } 
+        } } } } } } } } } } 
+        } } } } } } } } } } 
+    }
+}
+fn main() {}
