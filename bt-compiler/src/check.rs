@@ -21,11 +21,11 @@ pub const MAX_CHILDREN_IN_A_MASK: usize = 128;
 /// rustc's default `recursion_limit`.
 pub const DEFAULT_RECURSION_LIMIT: u32 = 128;
 /// The highest `#[bt(recursion_limit = N)]` accepted.
-pub const MAX_RECURSION_LIMIT: u32 = 1024;
+pub const MAX_RECURSION_LIMIT: u32 = 328;
 /// Levels of the recursion limit that rustc uses beyond a tree's depth
 /// when it lays out the nested state types (measured: a chain of 130
 /// nested nodes overflows the default 128).
-const RECURSION_MARGIN: u32 = 28;
+pub const RECURSION_MARGIN: u32 = 28;
 
 pub fn check(input: &Input, errors: &mut Errors) {
     tree_names_are_unique(input, errors);

@@ -23,6 +23,17 @@ mod parse;
 /// plus a skeleton of each tree's type so the user's other code still
 /// type-checks.
 pub fn expand(tokens: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
+    if let Some(span) = nested_too_deep(&tokens) {
+        return syn::Error::new(
+            span,
+            format!(
+                "brackets nested more than {MAX_GROUP_DEPTH} deep: more than any tree may nest \
+                 (at most {} nodes deep)",
+                check::MAX_RECURSION_LIMIT - check::RECURSION_MARGIN
+            ),
+        )
+        .to_compile_error();
+    }
     let mut errors = errors::Errors::default();
     let input = parse::parse(tokens, &mut errors);
     check::check(&input, &mut errors);
@@ -56,6 +67,31 @@ pub fn expand(tokens: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
             }
         })
         .collect()
+}
+
+/// Deeper input is refused before it is parsed: parsing recurses per
+/// level, and the deepest tree allowed nests far less.
+const MAX_GROUP_DEPTH: usize = 400;
+
+/// The span of the first group nested deeper than [`MAX_GROUP_DEPTH`],
+/// found without recursion.
+fn nested_too_deep(tokens: &proc_macro2::TokenStream) -> Option<proc_macro2::Span> {
+    let mut stack = vec![tokens.clone().into_iter()];
+    while let Some(level) = stack.last_mut() {
+        match level.next() {
+            Some(proc_macro2::TokenTree::Group(group)) => {
+                if stack.len() >= MAX_GROUP_DEPTH {
+                    return Some(group.span());
+                }
+                stack.push(group.stream().into_iter());
+            }
+            Some(_) => {}
+            None => {
+                stack.pop();
+            }
+        }
+    }
+    None
 }
 
 #[cfg(test)]

@@ -238,34 +238,7 @@ fn is_keyword_node(input: ParseStream) -> bool {
         && fork.peek(syn::token::Brace)
 }
 
-thread_local! {
-    /// How many nodes the parser is inside of.
-    static DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-}
-
-/// Deeper than this the parser stops descending (the checks reject trees
-/// far shallower; this only keeps the macro's own stack safe).
-const MAX_PARSE_DEPTH: usize = 2 * crate::check::MAX_RECURSION_LIMIT as usize;
-
 fn parse_node(input: ParseStream, errors: &mut Errors, deciders: bool) -> syn::Result<Node> {
-    let depth = DEPTH.with(|d| d.get());
-    if depth >= MAX_PARSE_DEPTH {
-        let span = input.span();
-        while !input.is_empty() && !input.peek(Token![,]) {
-            let _: TokenTree = input.parse()?;
-        }
-        return Err(syn::Error::new(
-            span,
-            format!("nodes nested more than {MAX_PARSE_DEPTH} deep; flatten the tree"),
-        ));
-    }
-    DEPTH.with(|d| d.set(depth + 1));
-    let node = parse_node_at(input, errors, deciders);
-    DEPTH.with(|d| d.set(depth));
-    node
-}
-
-fn parse_node_at(input: ParseStream, errors: &mut Errors, deciders: bool) -> syn::Result<Node> {
     let label = if input.peek(Lifetime) {
         let label: Lifetime = input.parse()?;
         input.parse::<Token![:]>()?;

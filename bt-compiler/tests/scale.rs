@@ -92,3 +92,28 @@ fn pathological_shapes_stay_under_a_per_node_bound() {
         assert!(len < nodes * 6_000, "{name}: {len} bytes for {nodes} nodes");
     }
 }
+
+#[test]
+fn input_nested_beyond_any_tree_is_one_error_without_recursion() {
+    // Built from the inside out, so that the test itself does not recurse.
+    let mut body: TokenStream = "Walk".parse().unwrap();
+    for _ in 0..5_000 {
+        let group = proc_macro2::Group::new(proc_macro2::Delimiter::Brace, body);
+        body = "sequence".parse::<TokenStream>().unwrap();
+        body.extend([proc_macro2::TokenTree::Group(group)]);
+    }
+    let mut input: TokenStream = "tree T(me: &mut A)".parse().unwrap();
+    input.extend([proc_macro2::TokenTree::Group(proc_macro2::Group::new(
+        proc_macro2::Delimiter::Brace,
+        body,
+    ))]);
+    let out = bt_compiler::expand(input.clone()).to_string();
+    assert!(
+        out.contains("brackets nested more than 400 deep"),
+        "{out:.300}"
+    );
+    assert_eq!(out.matches("compile_error").count(), 1);
+    // Dropping 5,000 nested groups recurses in the test's token type (not
+    // in the compiler's): leak the input instead.
+    std::mem::forget(input);
+}
