@@ -13,8 +13,9 @@ use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
 
 /// Beyond this many children to resume at, a composite's resume chain is
-/// flat instead of nested: rustc overflows its stack on blocks nested a
-/// few hundred deep.
+/// split into chunks of this many, one after the other: rustc overflows its
+/// stack on blocks nested a few hundred deep, and LLVM slows down on one
+/// check per child.
 const MAX_NESTED_ENTRIES: usize = 32;
 
 /// The forms of a composite that runs its children in order.
@@ -416,22 +417,61 @@ impl Gen<'_> {
         let entries: Vec<(usize, TokenStream)> = (1..node.children.len())
             .filter_map(|i| entry(i).map(|pattern| (i, pattern)))
             .collect();
-        let entry_label = |i: usize| names::resume(node.children[i]);
-        let arms = entries.iter().map(|(i, pattern)| {
-            let target = entry_label(*i);
-            quote!(#pattern => break #target,)
-        });
-        let first_end = entries.first().map_or(pieces.len(), |(i, _)| *i);
-        let first = &pieces[..first_end];
         // Where to enter: the running child, or with memory the stored index.
         let scrutinee = if node.keep.contains(&Keep::Next) {
             quote!(#memory)
         } else {
             quote!(*#place)
         };
-        if entries.len() > MAX_NESTED_ENTRIES {
-            return Self::resume_flat(&scrutinee, &entries, pieces);
+        if entries.len() <= MAX_NESTED_ENTRIES {
+            return self.nest(id, &scrutinee, &entries, pieces, 0);
         }
+        // Many entries: chunks of nested blocks, one after the other, keyed
+        // by the position read once.
+        let resume = names::resume_at();
+        let arms = entries.iter().map(|(i, pattern)| {
+            let i = Literal::usize_unsuffixed(*i);
+            quote!(#pattern => #i,)
+        });
+        let chunks = (0..pieces.len()).step_by(MAX_NESTED_ENTRIES).map(|start| {
+            let end = (start + MAX_NESTED_ENTRIES).min(pieces.len());
+            let inside: Vec<(usize, TokenStream)> = entries
+                .iter()
+                .filter(|(i, _)| (start + 1..end).contains(i))
+                .map(|(i, _)| (*i, Literal::usize_unsuffixed(*i).into_token_stream()))
+                .collect();
+            let body = self.nest(id, &quote!(#resume), &inside, &pieces[start..end], start);
+            let end = Literal::usize_unsuffixed(end);
+            quote!(if #resume < #end { #body })
+        });
+        quote! {
+            let #resume: usize = match #scrutinee {
+                #(#arms)*
+                _ => 0,
+            };
+            #(#chunks)*
+        }
+    }
+
+    /// The nested resume blocks over `pieces` (the children from position
+    /// `offset` on): a `match` on `scrutinee` breaks to the block after
+    /// which the entry's child starts; no match starts at the first piece.
+    fn nest(
+        &self,
+        id: usize,
+        scrutinee: &TokenStream,
+        entries: &[(usize, TokenStream)],
+        pieces: &[TokenStream],
+        offset: usize,
+    ) -> TokenStream {
+        let node = self.tree.node(id);
+        let entry_label = |i: usize| names::resume(node.children[i]);
+        let arms = entries.iter().map(|(i, pattern)| {
+            let target = entry_label(*i);
+            quote!(#pattern => break #target,)
+        });
+        let first_end = entries.first().map_or(pieces.len(), |(i, _)| *i - offset);
+        let first = &pieces[..first_end];
         let mut body = if entries.is_empty() {
             quote!(#(#first)*)
         } else {
@@ -444,8 +484,10 @@ impl Gen<'_> {
             }
         };
         for (k, &(i, _)) in entries.iter().enumerate() {
-            let end = entries.get(k + 1).map_or(pieces.len(), |(i, _)| *i);
-            let segment = &pieces[i..end];
+            let end = entries
+                .get(k + 1)
+                .map_or(pieces.len(), |(i, _)| *i - offset);
+            let segment = &pieces[i - offset..end];
             let target = entry_label(i);
             body = quote! {
                 #target: {
@@ -455,37 +497,6 @@ impl Gen<'_> {
             };
         }
         body
-    }
-
-    /// The resume chain of a composite with many entries, without nesting:
-    /// the entry's position is read once, and each child's code runs only
-    /// from that position on.
-    ///
-    /// ```text
-    /// let __resume = match state { N3 => 1, N5 => 2, _ => 0 };
-    /// if __resume <= 0 { child 0 } if __resume <= 1 { child n3 } ..
-    /// ```
-    fn resume_flat(
-        scrutinee: &TokenStream,
-        entries: &[(usize, TokenStream)],
-        pieces: &[TokenStream],
-    ) -> TokenStream {
-        let resume = names::resume_at();
-        let arms = entries.iter().map(|(i, pattern)| {
-            let i = Literal::usize_unsuffixed(*i);
-            quote!(#pattern => #i,)
-        });
-        let guarded = pieces.iter().enumerate().map(|(i, piece)| {
-            let i = Literal::usize_unsuffixed(i);
-            quote!(if #resume <= #i #piece)
-        });
-        quote! {
-            let #resume: usize = match #scrutinee {
-                #(#arms)*
-                _ => 0,
-            };
-            #(#guarded)*
-        }
     }
 
     /// `parallel`: ticks every unfinished child; finishes once `success`
