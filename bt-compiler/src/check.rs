@@ -565,7 +565,7 @@ fn children_match_the_kind(node: &Node, errors: &mut Errors) {
     }
 }
 
-/// `parallel` and decider groups keep one bit per child.
+/// `parallel`, `parallel_all` and decider groups keep one bit per child.
 fn masks_fit(node: &Node, errors: &mut Errors) {
     let NodeKind::Keyword {
         kind,
@@ -576,7 +576,7 @@ fn masks_fit(node: &Node, errors: &mut Errors) {
     else {
         return;
     };
-    let masked = *kind == Kind::Parallel || kind.is_decider();
+    let masked = matches!(kind, Kind::Parallel | Kind::ParallelAll) || kind.is_decider();
     if masked && children.len() > MAX_CHILDREN_IN_A_MASK {
         errors.push(syn::Error::new(
             ident.span(),
@@ -877,6 +877,11 @@ mod tests {
         assert!(messages(tokens.clone()).is_empty());
         let expanded = crate::expand(tokens).to_string();
         assert!(expanded.contains("u128") && !expanded.contains("compile_error"));
+        let found = messages(quote! { tree T(a: &mut A) { parallel_all { #(#wide),* } } });
+        assert_eq!(found.len(), 1);
+        assert!(found[0].starts_with("`parallel_all` supports at most 128 children, found 129"));
+        let tokens = quote! { tree T(a: &mut A) { parallel_all { #(#exact),* } } };
+        assert!(!crate::expand(tokens).to_string().contains("compile_error"));
     }
 
     #[test]
