@@ -62,14 +62,15 @@
 //! code then names only that path.
 //!
 //! **Size limits.** A tree may be as wide as you like (a composite with
-//! thousands of children compiles; `parallel` and decider groups take up to
-//! 128), and up to 100 nodes deep: each level nests a state type, and rustc
-//! lays out types only as deep as the crate's `recursion_limit` (128 by
-//! default) allows. For deeper trees raise both, the crate's limit and the
-//! tree's: `#![recursion_limit = "512"]` at the crate root and
-//! `#[bt(recursion_limit = 512)]` on the tree (up to 1024) allow nodes
-//! `limit - 28` deep. Expansion time and output grow linearly with the
-//! number of nodes, whatever the shape.
+//! thousands of children compiles; `parallel`, `parallel_all` and decider
+//! groups take up to 128), and up to 100 nodes deep: each level nests a
+//! state type, and rustc lays out types only as deep as the crate's
+//! `recursion_limit` (128 by default) allows. For deeper trees raise both,
+//! the crate's limit and the tree's: `#![recursion_limit = "256"]` at the
+//! crate root and `#[bt(recursion_limit = 256)]` on the tree allow nodes
+//! `limit - 28` deep, up to a limit of 328 (300 deep). The macro's own time
+//! and output grow linearly with the number of nodes, whatever the shape;
+//! rustc's time on very large trees does not yet (see `BENCHMARKS-compile.md`).
 //!
 //! Every tick starts at the root. A node returns [`Status::Success`],
 //! [`Status::Failure`] or [`Status::Running`]; a node that returned
