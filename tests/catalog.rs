@@ -37,6 +37,10 @@ behavior_tree! {
         while_do_else { cond w.cond("c"), L { n: "a" } }
     }
 
+    tree WdeInstantBranch(w: &mut World) {
+        while_do_else { cond w.cond("c"), cond w.cond("d"), L { n: "b" } }
+    }
+
     tree WdeRunningCondition(w: &mut World) {
         while_do_else { L { n: "c" }, L { n: "a" }, L { n: "b" } }
     }
@@ -183,6 +187,20 @@ fn while_do_else_rechecks_every_tick_and_halts_the_branch_it_leaves() {
             "S: ?c=S +a=S",
         ])
     );
+    assert!(w.open_leaves().is_empty());
+}
+
+#[test]
+fn while_do_else_halts_the_running_branch_for_one_that_finishes_at_once() {
+    // The `do` branch never runs, so it has no state of its own; the
+    // running `else` branch is halted all the same, and starts afresh.
+    let mut w = World::new(&[("c", "FSF"), ("d", "F"), ("b", "RR")]);
+    let mut t = WdeInstantBranch::default();
+    assert_eq!(
+        w.run(3, |w| t.tick(w)),
+        lines(&["R: ?c=F +b=R", "F: ?c=S !b ?d=F", "R: ?c=F +b=R"])
+    );
+    t.reset(&mut w);
     assert!(w.open_leaves().is_empty());
 }
 

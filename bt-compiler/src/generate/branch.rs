@@ -169,7 +169,13 @@ impl Gen<'_> {
         let eval = self.eval(c);
         let r = names::result();
         let Some(pattern) = self.variant_test(id, c).filter(|_| node.has_state) else {
-            return quote!({ #eval #r });
+            // A branch that cannot run has no variant: the other branch,
+            // if it was running, is halted all the same.
+            let halt = (halt_other && node.has_state).then(|| {
+                let (place, args) = (self.place(id), self.args());
+                quote!(#place.halt(#args);)
+            });
+            return quote!({ #halt #eval #r });
         };
         let (place, ty, variant) = (self.place(id), self.type_ident(id), self.variant(c));
         let halt = halt_other.then(|| {
