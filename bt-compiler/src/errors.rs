@@ -20,7 +20,7 @@ impl Errors {
 
     /// The errors in source order (by where each starts; errors found at
     /// one place keep the order they were found in).
-    fn sorted(&self) -> Vec<&syn::Error> {
+    pub(crate) fn sorted(&self) -> Vec<&syn::Error> {
         let mut sorted: Vec<&syn::Error> = self.errors.iter().collect();
         sorted.sort_by_key(|e| {
             let start = e.span().start();

@@ -253,10 +253,15 @@ pub enum Constant {
 /// How a decider group chooses a child.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Policy {
+    /// `prioritized`: earlier guards interrupt later children.
     Prioritized,
+    /// `sequential`: in turn, after the child chosen last.
     Sequential,
+    /// `random`: uniformly among the accepting children.
     Random,
+    /// `shuffle`: each accepting child once per round.
     Shuffle,
+    /// `scored`: the best score.
     Scored,
 }
 
@@ -307,10 +312,14 @@ pub enum ClauseKind {
     },
 }
 
+/// How a `flags`/`stimuli` clause tests the flags.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum FlagMode {
+    /// At least one of the flags is set.
     Any,
+    /// All of the flags are set.
     All,
+    /// None of the flags is set.
     None,
 }
 

@@ -12,6 +12,7 @@ mod ast;
 mod check;
 mod errors;
 mod generate;
+pub mod interpret;
 mod ir;
 pub mod kinds;
 mod lower;

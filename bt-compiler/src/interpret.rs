@@ -1,0 +1,1662 @@
+//! A reference interpreter: runs trees from their source text, with the
+//! documented semantics of every node kind, without generating code.
+//!
+//! The compiler's own pipeline (parse, check, lower) turns a
+//! `behavior_tree!` body into a [`Program`]; an [`Interpreter`] lays out one
+//! tree (subtrees expanded in place) and ticks agents' [`Agent`] states with
+//! it. What Rust code would compute (conditions, actions, hooks, durations,
+//! scores, stateful leaves, random picks) is asked of a [`Host`], by the
+//! source text of the expression and the node it stands in, so a host can
+//! script it, bind it to closures, or evaluate it some other way.
+//!
+//! It is written for clarity, not speed: each node's state is a plain
+//! record, ticking recurses, and halting walks the subtree. It serves as
+//! the executable specification that the generated code is checked against
+//! (the differential tests compare both, call for call, on random trees),
+//! and as the base of tools that run trees without rebuilding.
+//!
+//! ```
+//! use bt_compiler::interpret::{At, Host, Input, Program};
+//! use bt_runtime::Status;
+//!
+//! let program = Program::parse(r#"
+//!     tree Guard(me: &mut Bot) {
+//!         select { sequence { cond me.sees_enemy(), action me.attack() }, action me.patrol() }
+//!     }
+//! "#).unwrap();
+//!
+//! /// Sees an enemy on every other call; records what ran.
+//! struct Bot { calls: u32, log: Vec<String> }
+//! impl Host for Bot {
+//!     fn condition(&mut self, _: &At, _: &str) -> bool {
+//!         self.calls += 1;
+//!         self.calls % 2 == 0
+//!     }
+//!     fn action(&mut self, _: &At, expr: &str) -> Status {
+//!         self.log.push(expr.replace(' ', ""));
+//!         Status::Success
+//!     }
+//! }
+//!
+//! let guard = program.interpreter("Guard").unwrap();
+//! let (mut bot, mut state) = (Bot { calls: 0, log: vec![] }, guard.agent());
+//! let shared = guard.shared();
+//! for t in 0..2 {
+//!     let input = Input { now: f64::from(t), ..Input::default() };
+//!     assert_eq!(guard.tick(&mut state, &shared, &mut bot, input), Status::Success);
+//! }
+//! assert_eq!(bot.log, ["me.patrol()", "me.attack()"]);
+//! ```
+//!
+//! Differences from compiled trees, all about what Rust would do:
+//! - A subtree's arguments are not evaluated: the host sees every node of
+//!   the embedded tree as its own, by [`At::tree`].
+//! - A `when let` guard's value is not kept: the host answers whether it
+//!   matches ([`Host::matches`]), and expressions in the child that use
+//!   the binding are the host's to resolve.
+//! - Shared nodes (gates, global cooldowns, rendezvous) are one per node
+//!   of each tree in the program, as when every embedding of a subtree is
+//!   passed the same shared object.
+//! - Trace events are not emitted.
+
+use crate::errors::Errors;
+use crate::ir::{self, ClauseKind, Constant};
+pub use crate::ir::{FlagMode, Policy};
+use crate::kinds;
+use bt_runtime::__private as rt;
+use bt_runtime::Status;
+use bt_runtime::shared::{Gate, GlobalCooldown, Rendezvous};
+use quote::ToTokens;
+
+/// Every tree of one `behavior_tree!` body, checked and lowered.
+pub struct Program {
+    trees: Vec<Tree>,
+}
+
+/// A problem that keeps source text from being interpreted: what the
+/// compiler would report as a compile error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// The message, as the compile error would say it.
+    pub message: String,
+    /// 1-based line of the token it points at.
+    pub line: usize,
+    /// 1-based column of that token.
+    pub column: usize,
+}
+
+impl core::fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{}:{}: {}", self.line, self.column, self.message)
+    }
+}
+
+/// One tree of a [`Program`]: its nodes in pre-order, as the compiled
+/// tree's node table numbers them.
+pub struct Tree {
+    /// The tree's name.
+    pub name: String,
+    /// The nodes; the root is `nodes[0]`.
+    pub nodes: Vec<Node>,
+}
+
+/// One node of a [`Tree`].
+pub struct Node {
+    /// The node's row of the node-kind table.
+    pub kind: kinds::Kind,
+    /// Its label, without the quote.
+    pub label: Option<String>,
+    /// 1-based source line of its head.
+    pub line: u32,
+    /// Its children's ids, in order.
+    pub children: Vec<usize>,
+    /// The node may return `Running`.
+    pub can_run: bool,
+    /// The node keeps state while it runs (the compiled tree stores it).
+    pub has_state: bool,
+    /// The guard of a decider group's child: its clauses, in order.
+    pub guard: Option<Vec<Clause>>,
+    /// The pattern of a `switch` arm, as source text.
+    pub arm: Option<String>,
+    /// What the node does, with its arguments.
+    pub op: Op,
+}
+
+/// A guard clause, with its expressions as source text.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Clause {
+    /// `when <bool>`
+    When(String),
+    /// `when let <pattern>: <type> = <expr>`
+    WhenLet {
+        /// The pattern.
+        pattern: String,
+        /// The expression matched.
+        expr: String,
+    },
+    /// `score <f32>`
+    Score(String),
+    /// `every(<seconds>)`
+    Every(String),
+    /// `flags(..)` (`stimuli: false`) or `stimuli(..)`, one per mode given.
+    Flags {
+        /// Tests the stimuli flags rather than the decision flags.
+        stimuli: bool,
+        /// `any`, `all` or `none`.
+        mode: FlagMode,
+        /// The flags expression.
+        expr: String,
+    },
+}
+
+/// How a node ticks, with its arguments (expressions as source text).
+#[derive(Clone, Debug, PartialEq)]
+#[allow(missing_docs)]
+pub enum Op {
+    Sequence,
+    SequenceWithMemory,
+    ReactiveSequence,
+    Select,
+    ReactiveSelect,
+    IfThenElse,
+    WhileDoElse,
+    /// `failure` is the effective threshold (also reached once `success`
+    /// became impossible); negative thresholds are resolved.
+    Parallel {
+        success: u32,
+        failure: u32,
+    },
+    ParallelAll {
+        max_failures: u32,
+    },
+    Invert,
+    ForceSuccess,
+    ForceFailure,
+    KeepRunningUntilFailure,
+    /// `None`: `forever`.
+    Repeat(Option<u32>),
+    /// `None`: `forever`.
+    Retry(Option<u32>),
+    Decider {
+        policy: Policy,
+        rng: Option<String>,
+        redecides: Option<u32>,
+    },
+    Scope {
+        enter: Option<String>,
+        tick: Option<String>,
+        exit: Option<String>,
+    },
+    Wait(String),
+    Timeout(String),
+    Delay(String),
+    Cooldown(String),
+    /// `skip`: the status returned once done, with `then_skip = true`.
+    RunOnce {
+        skip: Option<Status>,
+    },
+    Every(String),
+    After {
+        success: Option<String>,
+        failure: Option<String>,
+        finished: Option<String>,
+        halted: Option<String>,
+    },
+    /// `skip_if`, `success_if`, `failure_if`: `then` when `expr` is true.
+    Precondition {
+        expr: String,
+        then: Status,
+    },
+    RunWhile {
+        expr: String,
+        skip: Status,
+    },
+    Gate(u32),
+    GlobalCooldown(String),
+    Rendezvous {
+        n: u32,
+        role: String,
+    },
+    /// `rendezvous`: the node id of the enclosing rendezvous.
+    Sync {
+        rendezvous: usize,
+    },
+    /// `index` among the tree's monitors.
+    Monitor {
+        expr: String,
+        index: usize,
+    },
+    Switch(String),
+    Cond(String),
+    Action(String),
+    Constant(Status),
+    /// `literal`: the leaf's struct literal (or type), as written.
+    Leaf {
+        literal: String,
+    },
+    /// `tree`: the index of the embedded tree in the program.
+    Subtree {
+        tree: usize,
+        call: String,
+    },
+}
+
+fn text(tokens: impl ToTokens) -> String {
+    tokens.to_token_stream().to_string()
+}
+
+fn constant(c: Constant) -> Status {
+    match c {
+        Constant::Success => Status::Success,
+        Constant::Failure => Status::Failure,
+        Constant::Running => Status::Running,
+    }
+}
+
+impl Program {
+    /// Parses, checks and lowers the body of a `behavior_tree!` invocation
+    /// given as source text.
+    pub fn parse(source: &str) -> Result<Program, Vec<Diagnostic>> {
+        let tokens: proc_macro2::TokenStream =
+            source.parse().map_err(|e: proc_macro2::LexError| {
+                let start = e.span().start();
+                vec![Diagnostic {
+                    message: e.to_string(),
+                    line: start.line,
+                    column: start.column + 1,
+                }]
+            })?;
+        Program::from_tokens(tokens)
+    }
+
+    /// Like [`Program::parse`], from tokens.
+    pub fn from_tokens(tokens: proc_macro2::TokenStream) -> Result<Program, Vec<Diagnostic>> {
+        let mut errors = Errors::default();
+        let input = crate::parse::parse(tokens, &mut errors);
+        crate::check::check(&input, &mut errors);
+        if !errors.is_empty() {
+            return Err(errors.diagnostics());
+        }
+        let lowered: Vec<ir::Tree> = input
+            .trees
+            .iter()
+            .map(|tree| {
+                crate::lower::lower(tree).ok_or_else(|| {
+                    let start = tree.name.span().start();
+                    vec![Diagnostic {
+                        message: format!("tree `{}` could not be lowered", tree.name),
+                        line: start.line,
+                        column: start.column + 1,
+                    }]
+                })
+            })
+            .collect::<Result<_, _>>()?;
+        let names: Vec<String> = lowered.iter().map(|t| t.name.to_string()).collect();
+        let mut trees = Vec::new();
+        let mut problems = Vec::new();
+        for tree in &lowered {
+            let nodes = tree
+                .nodes
+                .iter()
+                .map(|node| convert(node, &names, &mut problems))
+                .collect();
+            trees.push(Tree {
+                name: tree.name.to_string(),
+                nodes,
+            });
+        }
+        if problems.is_empty() {
+            Ok(Program { trees })
+        } else {
+            Err(problems)
+        }
+    }
+
+    /// The trees, in source order.
+    pub fn trees(&self) -> &[Tree] {
+        &self.trees
+    }
+
+    /// The tree named `name`.
+    pub fn tree(&self, name: &str) -> Option<&Tree> {
+        self.trees.iter().find(|t| t.name == name)
+    }
+
+    /// An interpreter for the tree named `name`, its subtrees laid out in
+    /// place.
+    pub fn interpreter(&self, name: &str) -> Option<Interpreter<'_>> {
+        let root = self.trees.iter().position(|t| t.name == name)?;
+        let mut offsets = Vec::with_capacity(self.trees.len());
+        let mut total = 0;
+        for tree in &self.trees {
+            offsets.push(total);
+            total += tree.nodes.len();
+        }
+        let mut layout = Interpreter {
+            program: self,
+            places: Vec::new(),
+            instances: 1,
+            offsets,
+            shared_len: total,
+        };
+        layout.lay_out(root, 0, 0, None);
+        Some(layout)
+    }
+}
+
+impl Errors {
+    /// The errors as diagnostics, in source order.
+    fn diagnostics(&self) -> Vec<Diagnostic> {
+        self.sorted()
+            .into_iter()
+            .map(|e| {
+                let start = e.span().start();
+                Diagnostic {
+                    message: e.to_string(),
+                    line: start.line,
+                    column: start.column + 1,
+                }
+            })
+            .collect()
+    }
+}
+
+fn convert(node: &ir::Node, trees: &[String], problems: &mut Vec<Diagnostic>) -> Node {
+    let opt = |e: &Option<syn::Expr>| e.as_ref().map(text);
+    let op = match &node.kind {
+        ir::Kind::Sequence => Op::Sequence,
+        ir::Kind::SequenceWithMemory => Op::SequenceWithMemory,
+        ir::Kind::ReactiveSequence => Op::ReactiveSequence,
+        ir::Kind::Select => Op::Select,
+        ir::Kind::ReactiveSelect => Op::ReactiveSelect,
+        ir::Kind::IfThenElse => Op::IfThenElse,
+        ir::Kind::WhileDoElse => Op::WhileDoElse,
+        ir::Kind::Parallel { success, failure } => Op::Parallel {
+            success: *success,
+            failure: *failure,
+        },
+        ir::Kind::ParallelAll { max_failures } => Op::ParallelAll {
+            max_failures: *max_failures,
+        },
+        ir::Kind::Invert => Op::Invert,
+        ir::Kind::ForceSuccess => Op::ForceSuccess,
+        ir::Kind::ForceFailure => Op::ForceFailure,
+        ir::Kind::KeepRunningUntilFailure => Op::KeepRunningUntilFailure,
+        ir::Kind::Repeat(n) => Op::Repeat(*n),
+        ir::Kind::Retry(n) => Op::Retry(*n),
+        ir::Kind::Decider {
+            policy,
+            rng,
+            redecides,
+        } => Op::Decider {
+            policy: *policy,
+            rng: rng.as_ref().map(text),
+            redecides: *redecides,
+        },
+        ir::Kind::Scope { enter, tick, exit } => Op::Scope {
+            enter: opt(enter),
+            tick: opt(tick),
+            exit: opt(exit),
+        },
+        ir::Kind::Wait(d) => Op::Wait(text(d)),
+        ir::Kind::Timeout(d) => Op::Timeout(text(d)),
+        ir::Kind::Delay(d) => Op::Delay(text(d)),
+        ir::Kind::Cooldown(d) => Op::Cooldown(text(d)),
+        ir::Kind::RunOnce { skip } => Op::RunOnce {
+            skip: skip.map(constant),
+        },
+        ir::Kind::Every(d) => Op::Every(text(d)),
+        ir::Kind::After {
+            success,
+            failure,
+            finished,
+            halted,
+        } => Op::After {
+            success: opt(success),
+            failure: opt(failure),
+            finished: opt(finished),
+            halted: opt(halted),
+        },
+        ir::Kind::Precondition { expr, then } => Op::Precondition {
+            expr: text(expr),
+            then: constant(*then),
+        },
+        ir::Kind::RunWhile { expr, skip } => Op::RunWhile {
+            expr: text(expr),
+            skip: constant(*skip),
+        },
+        ir::Kind::Gate(n) => Op::Gate(*n),
+        ir::Kind::GlobalCooldown(d) => Op::GlobalCooldown(text(d)),
+        ir::Kind::Rendezvous { n, role } => Op::Rendezvous {
+            n: *n,
+            role: role.to_string(),
+        },
+        ir::Kind::Sync { rendezvous } => Op::Sync {
+            rendezvous: *rendezvous,
+        },
+        ir::Kind::Monitor { expr, index } => Op::Monitor {
+            expr: text(expr),
+            index: *index,
+        },
+        ir::Kind::Switch(e) => Op::Switch(text(e)),
+        ir::Kind::Cond(e) => Op::Cond(text(e)),
+        ir::Kind::Action(e) => Op::Action(text(e)),
+        ir::Kind::Constant(c) => Op::Constant(constant(*c)),
+        ir::Kind::Leaf { literal, .. } => Op::Leaf {
+            literal: text(literal),
+        },
+        ir::Kind::Subtree { path, args, .. } => {
+            let name = path
+                .segments
+                .last()
+                .map(|s| s.ident.to_string())
+                .unwrap_or_default();
+            let tree = trees.iter().position(|t| *t == name).unwrap_or_else(|| {
+                problems.push(Diagnostic {
+                    message: format!(
+                        "subtree `{name}` is not a tree of this program: the interpreter runs \
+                         only trees it has the source of"
+                    ),
+                    line: node.line as usize,
+                    column: node.column as usize,
+                });
+                0
+            });
+            Op::Subtree {
+                tree,
+                call: format!("{}({})", text(path), text(quote::quote!(#(#args),*))),
+            }
+        }
+    };
+    let guard = node.guard.as_ref().map(|g| {
+        g.clauses
+            .iter()
+            .map(|c| match &c.kind {
+                ClauseKind::When(e) => Clause::When(text(e)),
+                ClauseKind::WhenLet { pat, expr, .. } => Clause::WhenLet {
+                    pattern: text(pat),
+                    expr: text(expr),
+                },
+                ClauseKind::Score(e) => Clause::Score(text(e)),
+                ClauseKind::Every(e) => Clause::Every(text(e)),
+                ClauseKind::Flags {
+                    stimuli,
+                    mode,
+                    expr,
+                } => Clause::Flags {
+                    stimuli: *stimuli,
+                    mode: *mode,
+                    expr: text(expr),
+                },
+            })
+            .collect()
+    });
+    Node {
+        kind: node.row,
+        label: node.label.clone(),
+        line: node.line,
+        children: node.children.clone(),
+        can_run: node.can_run,
+        has_state: node.has_state,
+        guard,
+        arm: node.arm.as_ref().map(text),
+        op,
+    }
+}
+
+/// Where an expression is evaluated: the node, in its tree and in the
+/// laid-out tree.
+#[derive(Clone, Copy, Debug)]
+pub struct At<'a> {
+    /// The name of the tree the node belongs to (a subtree's own name for
+    /// its nodes).
+    pub tree: &'a str,
+    /// The node's id in that tree.
+    pub node: usize,
+    /// The node's place in the laid-out tree: unique per agent even when a
+    /// subtree is embedded several times (pre-order, subtrees expanded).
+    pub place: usize,
+    /// The roles bound by the enclosing rendezvous nodes, innermost last.
+    pub roles: &'a [(&'a str, usize)],
+}
+
+/// What the interpreter asks of the world: the values of the tree's Rust
+/// expressions. Every method has a default that panics naming the
+/// expression, so a host implements only what its trees use.
+#[allow(unused_variables)]
+pub trait Host {
+    /// A `bool` expression: `cond`, `monitor`, a precondition, a `when`
+    /// clause.
+    fn condition(&mut self, at: &At, expr: &str) -> bool {
+        unimplemented!("condition `{expr}`")
+    }
+    /// An `action`'s status.
+    fn action(&mut self, at: &At, expr: &str) -> Status {
+        unimplemented!("action `{expr}`")
+    }
+    /// A hook of `scope` or `after`. For `scope`'s `enter` and `tick`,
+    /// whether to go on (as [`HookResult::proceed`](bt_runtime::HookResult));
+    /// ignored for the others.
+    fn hook(&mut self, at: &At, expr: &str) -> bool {
+        unimplemented!("hook `{expr}`")
+    }
+    /// A duration, in seconds.
+    fn seconds(&mut self, at: &At, expr: &str) -> f64 {
+        unimplemented!("duration `{expr}`")
+    }
+    /// A `score` clause.
+    fn score(&mut self, at: &At, expr: &str) -> f32 {
+        unimplemented!("score `{expr}`")
+    }
+    /// A `when let`: whether the value of `expr` matches `pattern`.
+    fn matches(&mut self, at: &At, expr: &str, pattern: &str) -> bool {
+        unimplemented!("when let `{pattern}` = `{expr}`")
+    }
+    /// A flags expression of a `flags`/`stimuli` clause, as bits.
+    fn flags(&mut self, at: &At, expr: &str) -> u64 {
+        unimplemented!("flags `{expr}`")
+    }
+    /// A `switch`: the index of the first of `patterns` that the value of
+    /// `expr` matches.
+    fn arm(&mut self, at: &At, expr: &str, patterns: &[&str]) -> usize {
+        unimplemented!("switch `{expr}`")
+    }
+    /// A `random` or `shuffle` group's draw: one of the set bits of
+    /// `candidates`, from the generator `rng`, as the runtime's
+    /// `__private::pick` draws it; `None` when no bit is set.
+    fn pick(&mut self, at: &At, rng: &str, candidates: u128) -> Option<usize> {
+        unimplemented!("random pick from `{rng}`")
+    }
+    /// A stateful leaf's first tick ([`Leaf::start`](bt_runtime::Leaf)).
+    fn start(&mut self, at: &At, leaf: &str) -> Status {
+        unimplemented!("leaf `{leaf}`")
+    }
+    /// A stateful leaf's later ticks.
+    fn tick(&mut self, at: &At, leaf: &str) -> Status {
+        unimplemented!("leaf `{leaf}`")
+    }
+    /// A running stateful leaf is abandoned.
+    fn halt(&mut self, at: &At, leaf: &str) {
+        unimplemented!("leaf `{leaf}`")
+    }
+}
+
+/// What the tick context would give compiled code.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Input {
+    /// The time, in seconds.
+    pub now: f64,
+    /// Decision flags, as bits.
+    pub decision: u64,
+    /// Stimuli flags, as bits.
+    pub stimuli: u64,
+}
+
+/// A decider group went past its `redecides = N` bound in a tick (the
+/// interpreter's [`TickError::RedecideLimit`](bt_runtime::TickError)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RedecideLimit {
+    /// The group's node id in the ticked tree.
+    pub node: usize,
+    /// The status the tree returned anyway.
+    pub status: Status,
+}
+
+/// One tree laid out for interpretation: every node of it and of the
+/// trees it embeds, at its place.
+pub struct Interpreter<'p> {
+    program: &'p Program,
+    places: Vec<Place>,
+    instances: usize,
+    /// Index of each tree's first node among all nodes of the program.
+    offsets: Vec<usize>,
+    shared_len: usize,
+}
+
+/// A node at its place.
+struct Place {
+    tree: usize,
+    node: usize,
+    children: Vec<usize>,
+    /// The tree instance (root tree 0, then each embedded subtree) whose
+    /// monitors this node arms.
+    instance: usize,
+    /// The place of the enclosing rendezvous, for a `sync`.
+    rendezvous: Option<usize>,
+}
+
+/// One agent's state for an [`Interpreter`]: what runs, and what outlives
+/// activity.
+#[derive(Clone, Debug)]
+pub struct Agent {
+    slots: Vec<Slot>,
+    /// Armed monitors, one mask per tree instance.
+    armed: Vec<u128>,
+}
+
+/// The state of one node at its place. Fields that outlive activity are
+/// kept apart in [`Keep`].
+#[derive(Clone, Debug, Default)]
+struct Slot {
+    /// Entered and not yet left (latches, leaves, loops, subtrees).
+    active: bool,
+    /// The running child's position (composites, branches, switch, deciders).
+    child: Option<usize>,
+    /// When it was entered or started.
+    since: f64,
+    /// `wait`: when it started.
+    started: Option<f64>,
+    passed: bool,
+    running: bool,
+    count: u32,
+    succeeded: u128,
+    failed: u128,
+    member: rt::Member,
+    arrived: bool,
+    keep: Keep,
+}
+
+/// What outlives activity; cleared only by `reset`.
+#[derive(Clone, Debug)]
+struct Keep {
+    ready: f64,
+    once: Option<Status>,
+    next: usize,
+    used: u128,
+    every: f64,
+    period: f64,
+}
+
+impl Default for Keep {
+    fn default() -> Keep {
+        Keep {
+            ready: f64::NEG_INFINITY,
+            once: None,
+            next: 0,
+            used: 0,
+            every: f64::NEG_INFINITY,
+            period: f64::NEG_INFINITY,
+        }
+    }
+}
+
+/// The state every agent of one tree shares: gates, global cooldowns and
+/// rendezvous (the compiled tree's `<Tree>Shared`).
+pub struct Shared {
+    nodes: Vec<SharedNode>,
+}
+
+enum SharedNode {
+    None,
+    Gate(Gate),
+    Cooldown(GlobalCooldown),
+    Rendezvous(Rendezvous),
+}
+
+impl<'p> Interpreter<'p> {
+    /// Appends node `node` of tree `tree` and everything below it, in
+    /// pre-order; returns its place.
+    fn lay_out(
+        &mut self,
+        tree: usize,
+        node: usize,
+        instance: usize,
+        rendezvous: Option<usize>,
+    ) -> usize {
+        let place = self.places.len();
+        self.places.push(Place {
+            tree,
+            node,
+            children: Vec::new(),
+            instance,
+            rendezvous,
+        });
+        let n = &self.program.trees[tree].nodes[node];
+        let inner = match n.op {
+            Op::Rendezvous { .. } => Some(place),
+            _ => rendezvous,
+        };
+        let children: Vec<usize> = match &n.op {
+            Op::Subtree { tree: sub, .. } => {
+                self.instances += 1;
+                vec![self.lay_out(*sub, 0, self.instances - 1, None)]
+            }
+            _ => n
+                .children
+                .iter()
+                .map(|&c| self.lay_out(tree, c, instance, inner))
+                .collect(),
+        };
+        self.places[place].children = children;
+        place
+    }
+
+    /// The tree this interpreter runs.
+    pub fn tree(&self) -> &'p Tree {
+        &self.program.trees[self.places[0].tree]
+    }
+
+    /// A new agent: nothing running, nothing remembered.
+    pub fn agent(&self) -> Agent {
+        Agent {
+            slots: vec![Slot::default(); self.places.len()],
+            armed: vec![0; self.instances],
+        }
+    }
+
+    /// Fresh shared state, for every agent that runs this tree.
+    pub fn shared(&self) -> Shared {
+        let mut nodes: Vec<SharedNode> = (0..self.shared_len).map(|_| SharedNode::None).collect();
+        for (t, tree) in self.program.trees.iter().enumerate() {
+            for (id, node) in tree.nodes.iter().enumerate() {
+                nodes[self.offsets[t] + id] = match node.op {
+                    Op::Gate(_) => SharedNode::Gate(Gate::new()),
+                    Op::GlobalCooldown(_) => SharedNode::Cooldown(GlobalCooldown::new()),
+                    Op::Rendezvous { .. } => SharedNode::Rendezvous(Rendezvous::new()),
+                    _ => SharedNode::None,
+                };
+            }
+        }
+        Shared { nodes }
+    }
+
+    /// Ticks one agent once from the root and returns the root's status.
+    pub fn tick(
+        &self,
+        agent: &mut Agent,
+        shared: &Shared,
+        host: &mut impl Host,
+        input: Input,
+    ) -> Status {
+        match self.try_tick(agent, shared, host, input) {
+            Ok(status) => status,
+            Err(limit) => limit.status,
+        }
+    }
+
+    /// Like [`Interpreter::tick`], and reports a decider group of the
+    /// ticked tree that went past its `redecides` bound.
+    pub fn try_tick(
+        &self,
+        agent: &mut Agent,
+        shared: &Shared,
+        host: &mut impl Host,
+        input: Input,
+    ) -> Result<Status, RedecideLimit> {
+        let mut run = Run {
+            layout: self,
+            agent,
+            shared,
+            host,
+            input,
+            roles: Vec::new(),
+            limit: None,
+        };
+        let status = run.instance(0);
+        match run.limit {
+            Some(node) => Err(RedecideLimit { node, status }),
+            None => Ok(status),
+        }
+    }
+
+    /// Halts whatever runs, deepest first, and forgets everything the agent
+    /// remembers (the compiled tree's `reset`).
+    pub fn reset(&self, agent: &mut Agent, shared: &Shared, host: &mut impl Host) {
+        let mut run = Run {
+            layout: self,
+            agent,
+            shared,
+            host,
+            input: Input::default(),
+            roles: Vec::new(),
+            limit: None,
+        };
+        run.halt(0);
+        for slot in &mut run.agent.slots {
+            *slot = Slot::default();
+        }
+        run.agent.armed.iter_mut().for_each(|a| *a = 0);
+    }
+
+    /// The places that hold state for `agent`, in pre-order: the active
+    /// path (every node that is entered or has a running child).
+    pub fn active_places(&self, agent: &Agent) -> Vec<(usize, usize)> {
+        (0..self.places.len())
+            .filter(|&p| {
+                let s = &agent.slots[p];
+                s.active || s.child.is_some() || s.started.is_some() || s.arrived
+            })
+            .map(|p| (self.places[p].tree, self.places[p].node))
+            .collect()
+    }
+}
+
+/// One tick (or reset) of one agent.
+struct Run<'r, 'p, H> {
+    layout: &'r Interpreter<'p>,
+    agent: &'r mut Agent,
+    shared: &'r Shared,
+    host: &'r mut H,
+    input: Input,
+    roles: Vec<(&'p str, usize)>,
+    /// The first decider of the root tree past its bound in this tick.
+    limit: Option<usize>,
+}
+
+impl<'p, H: Host> Run<'_, 'p, H> {
+    fn node(&self, p: usize) -> &'p Node {
+        let place = &self.layout.places[p];
+        &self.layout.program.trees[place.tree].nodes[place.node]
+    }
+
+    fn child(&self, p: usize, i: usize) -> usize {
+        self.layout.places[p].children[i]
+    }
+
+    fn children(&self, p: usize) -> usize {
+        self.layout.places[p].children.len()
+    }
+
+    fn slot(&mut self, p: usize) -> &mut Slot {
+        &mut self.agent.slots[p]
+    }
+
+    fn with_at<R>(&mut self, p: usize, f: impl FnOnce(&mut H, &At) -> R) -> R {
+        let place = &self.layout.places[p];
+        let program: &'p Program = self.layout.program;
+        let at = At {
+            tree: &program.trees[place.tree].name,
+            node: place.node,
+            place: p,
+            roles: &self.roles,
+        };
+        f(self.host, &at)
+    }
+
+    fn shared_node(&self, p: usize) -> &SharedNode {
+        let place = &self.layout.places[p];
+        &self.shared.nodes[self.layout.offsets[place.tree] + place.node]
+    }
+
+    fn gate(&self, p: usize) -> &Gate {
+        match self.shared_node(p) {
+            SharedNode::Gate(g) => g,
+            _ => unreachable!("a gate's shared node"),
+        }
+    }
+
+    fn rendezvous(&self, p: usize) -> &Rendezvous {
+        match self.shared_node(p) {
+            SharedNode::Rendezvous(r) => r,
+            _ => unreachable!("a rendezvous' shared node"),
+        }
+    }
+
+    fn cooldown(&self, p: usize) -> &GlobalCooldown {
+        match self.shared_node(p) {
+            SharedNode::Cooldown(c) => c,
+            _ => unreachable!("a global cooldown's shared node"),
+        }
+    }
+
+    fn condition(&mut self, p: usize, expr: &str) -> bool {
+        self.with_at(p, |h, at| h.condition(at, expr))
+    }
+
+    fn seconds(&mut self, p: usize, expr: &str) -> f64 {
+        self.with_at(p, |h, at| h.seconds(at, expr))
+    }
+
+    fn hook(&mut self, p: usize, expr: &str) -> bool {
+        self.with_at(p, |h, at| h.hook(at, expr))
+    }
+
+    /// A tree instance (the root, or an embedded subtree) at place `p`:
+    /// armed monitors first, then the tree from its root.
+    fn instance(&mut self, p: usize) -> Status {
+        let instance = self.layout.places[p].instance;
+        if self.agent.armed[instance] != 0 {
+            let monitors: Vec<usize> = self.monitors(instance);
+            let mut fired = false;
+            for m in monitors {
+                let Op::Monitor { expr, index } = &self.node(m).op else {
+                    unreachable!()
+                };
+                if self.agent.armed[instance] & (1 << index) != 0 && self.condition(m, expr) {
+                    fired = true;
+                    break;
+                }
+            }
+            if fired {
+                self.halt(p);
+                self.agent.armed[instance] = 0;
+            }
+        }
+        let status = self.tick(p);
+        if status.is_done() {
+            self.agent.armed[instance] = 0;
+        }
+        status
+    }
+
+    /// The places of the monitors of a tree instance, in node order.
+    fn monitors(&self, instance: usize) -> Vec<usize> {
+        (0..self.layout.places.len())
+            .filter(|&q| {
+                self.layout.places[q].instance == instance
+                    && matches!(self.node(q).op, Op::Monitor { .. })
+            })
+            .collect()
+    }
+
+    fn tick(&mut self, p: usize) -> Status {
+        let node = self.node(p);
+        use Status::{Failure, Running, Success};
+        match &node.op {
+            Op::Cond(e) => Status::from(self.condition(p, e)),
+            Op::Action(e) => self.with_at(p, |h, at| h.action(at, e)),
+            Op::Constant(s) => *s,
+            Op::Leaf { literal } => {
+                let status = if self.slot(p).active {
+                    self.with_at(p, |h, at| h.tick(at, literal))
+                } else {
+                    self.with_at(p, |h, at| h.start(at, literal))
+                };
+                self.slot(p).active = status.is_running();
+                status
+            }
+            Op::Subtree { .. } => {
+                let root = self.child(p, 0);
+                let status = self.instance(root);
+                self.slot(p).active = status.is_running();
+                status
+            }
+            Op::Sequence => self.one_of(p, Plain::Resume, Success),
+            Op::SequenceWithMemory => self.one_of(p, Plain::Memory, Success),
+            Op::Select => self.one_of(p, Plain::Resume, Failure),
+            Op::ReactiveSequence => self.reactive(p, Success, Failure),
+            Op::ReactiveSelect => self.reactive(p, Failure, Success),
+            Op::IfThenElse => self.if_then_else(p),
+            Op::WhileDoElse => self.while_do_else(p),
+            Op::Parallel { success, failure } => self.parallel(p, Some((*success, *failure)), 0),
+            Op::ParallelAll { max_failures } => self.parallel(p, None, *max_failures),
+            Op::Invert => self.tick(self.child(p, 0)).invert(),
+            Op::ForceSuccess => match self.tick(self.child(p, 0)) {
+                Running => Running,
+                _ => Success,
+            },
+            Op::ForceFailure => match self.tick(self.child(p, 0)) {
+                Running => Running,
+                _ => Failure,
+            },
+            Op::KeepRunningUntilFailure => match self.tick(self.child(p, 0)) {
+                Failure => Failure,
+                _ => Running,
+            },
+            Op::Repeat(Some(n)) => self.repeat(p, *n, Success),
+            Op::Retry(Some(n)) => self.repeat(p, *n, Failure),
+            Op::Repeat(None) => self.forever(p, Success),
+            Op::Retry(None) => self.forever(p, Failure),
+            Op::Decider {
+                policy,
+                rng,
+                redecides,
+            } => self.decider(p, *policy, rng.as_deref(), *redecides),
+            Op::Wait(d) => {
+                let now = self.input.now;
+                let start = *self.slot(p).started.get_or_insert(now);
+                let d = self.seconds(p, d);
+                if now - start >= d {
+                    self.slot(p).started = None;
+                    Success
+                } else {
+                    Running
+                }
+            }
+            Op::Cooldown(d) => {
+                if self.input.now < self.slot(p).keep.ready {
+                    return Failure;
+                }
+                let status = self.tick(self.child(p, 0));
+                if status.is_done() {
+                    let d = self.seconds(p, d);
+                    self.slot(p).keep.ready = self.input.now + d;
+                }
+                status
+            }
+            Op::RunOnce { skip } => {
+                if let Some(done) = self.slot(p).keep.once {
+                    return skip.unwrap_or(done);
+                }
+                let status = self.tick(self.child(p, 0));
+                if status.is_done() {
+                    self.slot(p).keep.once = Some(status);
+                }
+                status
+            }
+            Op::Scope { .. }
+            | Op::Timeout(_)
+            | Op::Delay(_)
+            | Op::Every(_)
+            | Op::After { .. }
+            | Op::Precondition { .. }
+            | Op::RunWhile { .. }
+            | Op::Gate(_)
+            | Op::GlobalCooldown(_) => self.latch(p),
+            Op::Rendezvous { n, role } => self.meet(p, *n, role),
+            Op::Sync { .. } => self.sync(p),
+            Op::Monitor { expr, index } => {
+                let instance = self.layout.places[p].instance;
+                if self.condition(p, expr) {
+                    self.agent.armed[instance] &= !(1 << index);
+                    Success
+                } else {
+                    self.agent.armed[instance] |= 1 << index;
+                    Failure
+                }
+            }
+            Op::Switch(e) => {
+                let patterns: Vec<&str> = self.layout.places[p]
+                    .children
+                    .iter()
+                    .map(|&c| self.node(c).arm.as_deref().unwrap_or("_"))
+                    .collect();
+                let k = self.with_at(p, |h, at| h.arm(at, e, &patterns));
+                if self.slot(p).child.is_some_and(|c| c != k) {
+                    self.halt(p);
+                }
+                let status = self.tick(self.child(p, k));
+                self.slot(p).child = status.is_running().then_some(k);
+                status
+            }
+        }
+    }
+
+    /// `sequence`, `select` (resume at the running child) and
+    /// `sequence_with_memory` (resume where it stopped, also after a
+    /// failure or a halt).
+    fn one_of(&mut self, p: usize, form: Plain, next: Status) -> Status {
+        let first = match form {
+            Plain::Resume => self.slot(p).child.unwrap_or(0),
+            Plain::Memory => self.slot(p).keep.next,
+        };
+        for i in first..self.children(p) {
+            let status = self.tick(self.child(p, i));
+            if status == next {
+                continue;
+            }
+            if form == Plain::Memory {
+                self.slot(p).keep.next = i;
+            }
+            self.slot(p).child = status.is_running().then_some(i);
+            return status;
+        }
+        self.slot(p).child = None;
+        if form == Plain::Memory {
+            self.slot(p).keep.next = 0;
+        }
+        next
+    }
+
+    /// `reactive_sequence`, `reactive_select`: from the first child every
+    /// tick; a child that stops or runs halts the remembered later one.
+    fn reactive(&mut self, p: usize, next: Status, stop: Status) -> Status {
+        for i in 0..self.children(p) {
+            let status = self.tick(self.child(p, i));
+            if status == next {
+                continue;
+            }
+            if status == stop || self.slot(p).child != Some(i) {
+                self.halt(p);
+            }
+            self.slot(p).child = status.is_running().then_some(i);
+            return status;
+        }
+        self.slot(p).child = None;
+        next
+    }
+
+    fn if_then_else(&mut self, p: usize) -> Status {
+        let pick = match self.slot(p).child {
+            Some(b @ (1 | 2)) => b,
+            _ => match self.tick(self.child(p, 0)) {
+                Status::Running => {
+                    self.slot(p).child = Some(0);
+                    return Status::Running;
+                }
+                Status::Success => 1,
+                Status::Failure if self.children(p) == 3 => 2,
+                Status::Failure => {
+                    self.slot(p).child = None;
+                    return Status::Failure;
+                }
+            },
+        };
+        let status = self.tick(self.child(p, pick));
+        self.slot(p).child = status.is_running().then_some(pick);
+        status
+    }
+
+    fn while_do_else(&mut self, p: usize) -> Status {
+        let status = self.tick(self.child(p, 0));
+        let pick = match status {
+            Status::Running => {
+                if self.slot(p).child != Some(0) {
+                    self.halt(p);
+                    self.slot(p).child = Some(0);
+                }
+                return Status::Running;
+            }
+            Status::Success => 1,
+            Status::Failure if self.children(p) == 3 => 2,
+            Status::Failure => {
+                self.halt(p);
+                return Status::Failure;
+            }
+        };
+        if self.slot(p).child != Some(pick) {
+            self.halt(p);
+        }
+        let status = self.tick(self.child(p, pick));
+        self.slot(p).child = status.is_running().then_some(pick);
+        status
+    }
+
+    /// `parallel` (`thresholds`: success and effective failure counts) and
+    /// `parallel_all` (finishes when every child finished).
+    fn parallel(&mut self, p: usize, thresholds: Option<(u32, u32)>, max_failures: u32) -> Status {
+        let n = self.children(p);
+        for i in 0..n {
+            let bit = 1u128 << i;
+            let slot = self.slot(p);
+            if (slot.succeeded | slot.failed) & bit != 0 {
+                continue;
+            }
+            let status = self.tick(self.child(p, i));
+            let slot = self.slot(p);
+            match status {
+                Status::Success => slot.succeeded |= bit,
+                Status::Failure => slot.failed |= bit,
+                Status::Running => continue,
+            }
+            if let Some((success, failure)) = thresholds {
+                let (succeeded, failed) = (slot.succeeded.count_ones(), slot.failed.count_ones());
+                if succeeded >= success || failed >= failure {
+                    self.halt(p);
+                    return Status::from(succeeded >= success);
+                }
+            }
+        }
+        let slot = self.slot(p);
+        let all = u128::MAX >> (128 - n);
+        if (slot.succeeded | slot.failed) != all {
+            return Status::Running;
+        }
+        let verdict = match thresholds {
+            Some((success, _)) => slot.succeeded.count_ones() >= success,
+            None => slot.failed.count_ones() < max_failures,
+        };
+        self.halt(p);
+        Status::from(verdict)
+    }
+
+    /// `repeat(n)` (`again`: Success) and `retry(n)` (`again`: Failure).
+    fn repeat(&mut self, p: usize, n: u32, again: Status) -> Status {
+        loop {
+            let status = self.tick(self.child(p, 0));
+            if status.is_running() {
+                return status;
+            }
+            if status == again {
+                self.slot(p).count += 1;
+                if self.slot(p).count < n {
+                    continue;
+                }
+            }
+            self.slot(p).count = 0;
+            return status;
+        }
+    }
+
+    /// `repeat(forever)`, `retry(forever)`: a run that started in this tick
+    /// and ends the way that goes on ends the tick with `Running`.
+    fn forever(&mut self, p: usize, again: Status) -> Status {
+        let mut fresh = !self.slot(p).running;
+        self.slot(p).active = true;
+        loop {
+            let status = self.tick(self.child(p, 0));
+            if status.is_running() {
+                self.slot(p).running = true;
+                return status;
+            }
+            self.slot(p).running = false;
+            if status != again {
+                self.slot(p).active = false;
+                return status;
+            }
+            if fresh {
+                return Status::Running;
+            }
+            fresh = true;
+        }
+    }
+
+    /// Latched decorators: enter once (or refuse), check what may stop
+    /// the node, hold, run the child, leave when it finishes.
+    fn latch(&mut self, p: usize) -> Status {
+        let node = self.node(p);
+        let now = self.input.now;
+        let refuse = match &node.op {
+            Op::Precondition { then, .. } => *then,
+            Op::RunWhile { skip, .. } => *skip,
+            _ => Status::Failure,
+        };
+        if !self.slot(p).active {
+            let enter = match &node.op {
+                Op::Scope { enter: Some(e), .. } => self.hook(p, e),
+                Op::Precondition { expr, .. } => !self.condition(p, expr),
+                Op::Gate(n) => rt::gate_enter(self.gate(p), *n),
+                Op::GlobalCooldown(_) => self.cooldown(p).is_ready(now),
+                Op::Every(_) => now >= self.slot(p).keep.period,
+                _ => true,
+            };
+            if !enter {
+                return refuse;
+            }
+            let slot = self.slot(p);
+            slot.active = true;
+            slot.since = now;
+            if let Op::Every(d) = &node.op {
+                let d = self.seconds(p, d);
+                self.slot(p).keep.period = now + d;
+            }
+        }
+        let stop = match &node.op {
+            Op::Scope { tick: Some(e), .. } => !self.hook(p, e),
+            Op::Timeout(d) if node.has_state => {
+                let d = self.seconds(p, d);
+                d > 0.0 && now - self.slot(p).since >= d
+            }
+            Op::RunWhile { expr, .. } => !self.condition(p, expr),
+            _ => false,
+        };
+        if stop {
+            self.halt(p);
+            return refuse;
+        }
+        if let Op::Delay(d) = &node.op
+            && !self.slot(p).passed
+        {
+            let d = self.seconds(p, d);
+            if now - self.slot(p).since < d {
+                return Status::Running;
+            }
+            self.slot(p).passed = true;
+        }
+        let status = self.tick(self.child(p, 0));
+        if status.is_done() {
+            self.slot(p).active = false;
+            self.release(p, false);
+            match &node.op {
+                Op::Delay(_) => self.slot(p).passed = false,
+                Op::GlobalCooldown(d) => {
+                    let d = self.seconds(p, d);
+                    rt::cooldown_start(self.cooldown(p), now, d);
+                }
+                Op::After {
+                    success,
+                    failure,
+                    finished,
+                    ..
+                } => {
+                    let by_status = if status.is_success() {
+                        success
+                    } else {
+                        failure
+                    };
+                    for hook in [by_status, finished].into_iter().flatten() {
+                        self.hook(p, hook);
+                    }
+                }
+                _ => {}
+            }
+        }
+        status
+    }
+
+    /// Gives back what entering a latch took; `halted`: the node is being
+    /// halted (an `after`'s `halted` hook runs only then).
+    fn release(&mut self, p: usize, halted: bool) {
+        match &self.node(p).op {
+            Op::Gate(_) => rt::gate_leave(self.gate(p)),
+            Op::Scope { exit: Some(e), .. } => {
+                self.hook(p, e);
+            }
+            Op::After {
+                halted: Some(e), ..
+            } if halted => {
+                self.hook(p, e);
+            }
+            _ => {}
+        }
+    }
+
+    /// `rendezvous(n) as role`: join, wait for the group, run the child.
+    fn meet(&mut self, p: usize, n: u32, role: &'p str) -> Status {
+        if self.slot(p).member.phase == rt::Phase::Idle {
+            match rt::rendezvous_join(self.rendezvous(p), n) {
+                Some((generation, assigned)) => {
+                    let member = &mut self.slot(p).member;
+                    member.phase = rt::Phase::Waiting;
+                    member.generation = generation;
+                    member.role = assigned as u8;
+                    member.syncs = 0;
+                }
+                None => return Status::Failure,
+            }
+        }
+        if self.slot(p).member.phase == rt::Phase::Waiting {
+            let generation = self.slot(p).member.generation;
+            match rt::rendezvous_poll(self.rendezvous(p), generation, n) {
+                rt::Meeting::Waiting => return Status::Running,
+                rt::Meeting::Dissolved => {
+                    self.slot(p).member = rt::Member::default();
+                    return Status::Failure;
+                }
+                rt::Meeting::Complete => self.slot(p).member.phase = rt::Phase::Meeting,
+            }
+        }
+        let assigned = usize::from(self.slot(p).member.role);
+        self.roles.push((role, assigned));
+        let status = self.tick(self.child(p, 0));
+        self.roles.pop();
+        if status.is_done() {
+            let generation = self.slot(p).member.generation;
+            rt::rendezvous_leave(self.rendezvous(p), generation, n);
+            self.slot(p).member = rt::Member::default();
+        }
+        status
+    }
+
+    /// `sync`: arrive once, then wait for every member.
+    fn sync(&mut self, p: usize) -> Status {
+        let r = self.layout.places[p]
+            .rendezvous
+            .expect("check puts every sync inside a rendezvous");
+        let Op::Rendezvous { n, .. } = self.node(r).op else {
+            unreachable!("a sync's rendezvous")
+        };
+        let generation = self.agent.slots[r].member.generation;
+        if !self.slot(p).arrived {
+            rt::rendezvous_arrive(self.rendezvous(r), generation);
+            self.slot(p).arrived = true;
+        }
+        let syncs = u32::from(self.agent.slots[r].member.syncs);
+        match rt::rendezvous_sync(self.rendezvous(r), generation, n, syncs) {
+            rt::Sync::Passed => {
+                self.slot(p).arrived = false;
+                self.agent.slots[r].member.syncs += 1;
+                Status::Success
+            }
+            rt::Sync::Waiting => Status::Running,
+            rt::Sync::Broken => {
+                self.slot(p).arrived = false;
+                Status::Failure
+            }
+        }
+    }
+
+    /// A decider group: guards, hysteresis, interrupts, masked redecides.
+    fn decider(
+        &mut self,
+        p: usize,
+        policy: Policy,
+        rng: Option<&str>,
+        redecides: Option<u32>,
+    ) -> Status {
+        let n = self.children(p);
+        let mut mask: u128 = 0;
+        let mut count = 0u32;
+        // After child `k` failed: mask it; whether to decide again.
+        let mut failed = |run: &mut Self, mask: &mut u128, k: usize| -> bool {
+            *mask |= 1 << k;
+            if let Some(max) = redecides {
+                count += 1;
+                if count > max {
+                    if run.layout.places[p].instance == 0 && run.limit.is_none() {
+                        run.limit = Some(run.layout.places[p].node);
+                    }
+                    return false;
+                }
+            }
+            true
+        };
+        loop {
+            let active = self.slot(p).child;
+            let candidates: Vec<usize> = match (policy, active) {
+                (Policy::Prioritized, _) => (0..active.unwrap_or(n)).collect(),
+                (_, Some(_)) => Vec::new(),
+                (Policy::Sequential, None) => {
+                    let start = self.slot(p).keep.next;
+                    (0..n).map(|j| (start + j) % n).collect()
+                }
+                (_, None) => (0..n).collect(),
+            };
+            let mut chosen = None;
+            if matches!(policy, Policy::Prioritized | Policy::Sequential) {
+                for k in candidates {
+                    if mask & (1 << k) == 0 && self.guard(p, k).is_some() {
+                        chosen = Some(k);
+                        break;
+                    }
+                }
+            } else if active.is_none() {
+                let (mut accepted, mut best, mut best_score) = (0u128, n, 0.0f32);
+                for k in candidates {
+                    if mask & (1 << k) != 0 {
+                        continue;
+                    }
+                    if let Some(score) = self.guard(p, k) {
+                        accepted |= 1 << k;
+                        if score > best_score {
+                            best = k;
+                            best_score = score;
+                        }
+                    }
+                }
+                let rng = rng.unwrap_or_default();
+                let pick = match policy {
+                    Policy::Random => self.with_at(p, |h, at| h.pick(at, rng, accepted)),
+                    Policy::Shuffle => {
+                        let mut round = accepted & !self.slot(p).keep.used;
+                        if round == 0 {
+                            self.slot(p).keep.used = 0;
+                            round = accepted;
+                        }
+                        self.with_at(p, |h, at| h.pick(at, rng, round))
+                    }
+                    _ => Some(best),
+                };
+                chosen = pick.filter(|&k| k < n);
+            }
+            if let Some(k) = chosen {
+                // Activate `k`: a lower-priority active child is interrupted.
+                if active.is_some() {
+                    self.halt(p);
+                }
+                match policy {
+                    Policy::Sequential => self.slot(p).keep.next = (k + 1) % n,
+                    Policy::Shuffle => self.slot(p).keep.used |= 1 << k,
+                    _ => {}
+                }
+                let c = self.child(p, k);
+                if self.node(c).can_run {
+                    let now = self.input.now;
+                    let slot = self.slot(p);
+                    slot.child = Some(k);
+                    slot.since = now;
+                } else {
+                    if self.tick(c) == Status::Success {
+                        return Status::Success;
+                    }
+                    if failed(self, &mut mask, k) {
+                        continue;
+                    }
+                    return Status::Failure;
+                }
+            }
+            let Some(k) = self.slot(p).child else {
+                return Status::Failure;
+            };
+            let status = self.tick(self.child(p, k));
+            if status.is_running() {
+                return status;
+            }
+            self.slot(p).child = None;
+            if status.is_success() || !failed(self, &mut mask, k) {
+                return status;
+            }
+        }
+    }
+
+    /// Child `k`'s guard of decider group `p`: its score when every clause
+    /// accepts (1.0 without a `score` clause), `None` at the first that
+    /// rejects.
+    fn guard(&mut self, p: usize, k: usize) -> Option<f32> {
+        let c = self.child(p, k);
+        let mut score = 1.0;
+        let Some(clauses) = &self.node(c).guard else {
+            return Some(score);
+        };
+        for clause in clauses {
+            let accepts = match clause {
+                Clause::When(e) => self.condition(c, e),
+                Clause::WhenLet { pattern, expr } => {
+                    self.with_at(c, |h, at| h.matches(at, expr, pattern))
+                }
+                Clause::Score(e) => {
+                    score = self.with_at(c, |h, at| h.score(at, e));
+                    score > 0.0
+                }
+                Clause::Every(d) => {
+                    let now = self.input.now;
+                    if now < self.slot(c).keep.every {
+                        false
+                    } else {
+                        let d = self.seconds(c, d);
+                        self.slot(c).keep.every = now + d;
+                        true
+                    }
+                }
+                Clause::Flags {
+                    stimuli,
+                    mode,
+                    expr,
+                } => {
+                    let have = if *stimuli {
+                        self.input.stimuli
+                    } else {
+                        self.input.decision
+                    };
+                    let want = self.with_at(c, |h, at| h.flags(at, expr));
+                    match mode {
+                        FlagMode::Any => have & want != 0,
+                        FlagMode::All => have & want == want,
+                        FlagMode::None => have & want == 0,
+                    }
+                }
+            };
+            if !accepts {
+                return None;
+            }
+        }
+        Some(score)
+    }
+
+    /// Halts whatever runs at and below place `p`, deepest first, and gives
+    /// back what entering took; what outlives activity stays.
+    fn halt(&mut self, p: usize) {
+        let node = self.node(p);
+        match &node.op {
+            Op::Leaf { literal } if self.slot(p).active => {
+                self.slot(p).active = false;
+                self.with_at(p, |h, at| h.halt(at, literal));
+            }
+            Op::Subtree { .. } => {
+                let root = self.child(p, 0);
+                self.halt(root);
+                let instance = self.layout.places[root].instance;
+                self.agent.armed[instance] = 0;
+                self.slot(p).active = false;
+            }
+            Op::Parallel { .. } | Op::ParallelAll { .. } => {
+                for i in 0..self.children(p) {
+                    self.halt(self.child(p, i));
+                }
+                let slot = self.slot(p);
+                slot.succeeded = 0;
+                slot.failed = 0;
+            }
+            Op::Rendezvous { n, .. } => {
+                if self.slot(p).member.phase != rt::Phase::Idle {
+                    self.halt(self.child(p, 0));
+                    let generation = self.slot(p).member.generation;
+                    rt::rendezvous_leave(self.rendezvous(p), generation, *n);
+                }
+                self.slot(p).member = rt::Member::default();
+            }
+            Op::Wait(_) => self.slot(p).started = None,
+            Op::Sync { .. } => self.slot(p).arrived = false,
+            Op::Scope { .. }
+            | Op::Timeout(_)
+            | Op::Delay(_)
+            | Op::Every(_)
+            | Op::After { .. }
+            | Op::Precondition { .. }
+            | Op::RunWhile { .. }
+            | Op::Gate(_)
+            | Op::GlobalCooldown(_) => {
+                if self.slot(p).active {
+                    self.halt(self.child(p, 0));
+                    self.release(p, true);
+                }
+                let slot = self.slot(p);
+                slot.active = false;
+                slot.passed = false;
+            }
+            Op::Repeat(_) | Op::Retry(_) => {
+                self.halt(self.child(p, 0));
+                let slot = self.slot(p);
+                slot.count = 0;
+                slot.running = false;
+                slot.active = false;
+            }
+            Op::Invert
+            | Op::ForceSuccess
+            | Op::ForceFailure
+            | Op::KeepRunningUntilFailure
+            | Op::Cooldown(_)
+            | Op::RunOnce { .. } => self.halt(self.child(p, 0)),
+            Op::Sequence
+            | Op::SequenceWithMemory
+            | Op::ReactiveSequence
+            | Op::Select
+            | Op::ReactiveSelect
+            | Op::IfThenElse
+            | Op::WhileDoElse
+            | Op::Switch(_)
+            | Op::Decider { .. } => {
+                if let Some(i) = self.slot(p).child.take() {
+                    self.halt(self.child(p, i));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Plain {
+    Resume,
+    Memory,
+}

@@ -1,0 +1,66 @@
+//! Writes the random trees the differential tests compile: one
+//! `behavior_tree!` invocation holding them all, its source text for the
+//! interpreter, and a runner per tree.
+
+#[path = "src/generator.rs"]
+#[allow(dead_code)]
+mod generator;
+
+use std::fmt::Write;
+
+fn main() {
+    println!("cargo::rerun-if-changed=src/generator.rs");
+    println!("cargo::rerun-if-env-changed=BT_DIFF_SEED");
+    println!("cargo::rerun-if-env-changed=BT_DIFF_TREES");
+    let seed: u64 = env_or("BT_DIFF_SEED", 1);
+    let trees: usize = env_or("BT_DIFF_TREES", 400);
+    let program = generator::Generator::new(seed).program(12, trees);
+    let source: String = program.iter().map(|t| t.text.as_str()).collect();
+    let mut out = String::new();
+    writeln!(out, "/// Seed the trees were generated from.").unwrap();
+    writeln!(out, "pub const SEED: u64 = {seed};").unwrap();
+    writeln!(
+        out,
+        "/// Every tree, as the macro and the interpreter read it."
+    )
+    .unwrap();
+    writeln!(out, "pub const SOURCE: &str = r####\"{source}\"####;").unwrap();
+    writeln!(out, "bt::behavior_tree! {{\n{source}}}").unwrap();
+    writeln!(out, "/// Each tested tree's name and compiled runner.").unwrap();
+    writeln!(out, "pub const CASES: &[(&str, Runner)] = &[").unwrap();
+    for tree in program.iter().filter(|t| !t.library) {
+        writeln!(
+            out,
+            "    (\"{0}\", run_{1}),",
+            tree.name,
+            tree.name.to_lowercase()
+        )
+        .unwrap();
+    }
+    writeln!(out, "];").unwrap();
+    for tree in program.iter().filter(|t| !t.library) {
+        let name = &tree.name;
+        let lower = name.to_lowercase();
+        let (decl, arg) = if tree.shared {
+            (format!("let sh = {name}Shared::new();"), ", &sh")
+        } else {
+            (String::new(), "")
+        };
+        writeln!(
+            out,
+            "fn run_{lower}(episode: &Episode) -> Vec<String> {{\n    {decl}\n    \
+             drive::<{name}>(episode, |s, w, cx| outcome(s.try_tick(w, cx{arg})), \
+             |s, w, cx| s.reset(w, cx{arg}))\n}}"
+        )
+        .unwrap();
+    }
+    let path = std::path::Path::new(&std::env::var("OUT_DIR").unwrap()).join("trees.rs");
+    std::fs::write(path, out).unwrap();
+}
+
+fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}

@@ -1,0 +1,477 @@
+//! Differential testing of compiled trees against the reference
+//! interpreter (`bt_compiler::interpret`).
+//!
+//! The build script generates random trees ([`generator`]) and compiles them
+//! with `behavior_tree!`; the tests run each one, compiled and
+//! interpreted, through the same [`Episode`] (several agents sharing one
+//! shared state, random times, flags and resets) in a scripted world
+//! ([`W`]) that logs every call a tree makes. The two logs must be equal,
+//! line for line, and every stateful leaf that started must have ended
+//! exactly once.
+
+pub mod generator;
+
+use bt::{Leaf, Status};
+use bt_compiler::interpret::{At, Host, Input, Interpreter, Program};
+use std::collections::{BTreeMap, HashMap};
+
+pub use bt::Ctx;
+
+bt::bitflags::bitflags! {
+    /// Decision and stimuli flags of the generated trees.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct F: u8 {
+        /// Flag `A`.
+        const A = 1;
+        /// Flag `B`.
+        const B = 2;
+        /// Flag `C`.
+        const C = 4;
+    }
+}
+
+/// A compiled tree's runner, generated per tree.
+pub type Runner = fn(&Episode) -> Vec<String>;
+
+/// The scripted world: every expression of a generated tree is a call on
+/// it, numbered; each call's result is drawn from the seed, the number and
+/// how many times that number was called, and logged.
+pub struct W {
+    seed: u64,
+    calls: HashMap<u32, u32>,
+    events: Vec<String>,
+    /// Started and not yet ended stateful leaf runs: run id to leaf number.
+    open: BTreeMap<u32, u32>,
+    runs: u32,
+    /// What `random` and `shuffle` groups draw from.
+    pub rng: rand_pcg::Pcg32,
+}
+
+impl W {
+    /// A world whose script is drawn from `seed`.
+    pub fn new(seed: u64) -> W {
+        W {
+            seed,
+            calls: HashMap::new(),
+            events: Vec::new(),
+            open: BTreeMap::new(),
+            runs: 0,
+            rng: rand_pcg::Pcg32::new(seed, 0x0a02_bdbf_7bb3_c0a7),
+        }
+    }
+
+    fn draw(&mut self, k: u32) -> u64 {
+        let n = self.calls.entry(k).or_default();
+        *n += 1;
+        generator::mix(self.seed ^ generator::mix(u64::from(k)) ^ (u64::from(*n) << 40))
+    }
+
+    fn status(&mut self, k: u32, running: u64) -> Status {
+        match self.draw(k) % 100 {
+            x if x < running => Status::Running,
+            x if x < running + (100 - running) * 3 / 5 => Status::Success,
+            _ => Status::Failure,
+        }
+    }
+
+    fn log(&mut self, event: String) {
+        self.events.push(event);
+    }
+
+    /// A condition.
+    pub fn c(&mut self, k: u32) -> bool {
+        let v = self.draw(k) % 10 < 6;
+        self.log(format!("?{k}={}", u8::from(v)));
+        v
+    }
+
+    /// An action.
+    pub fn a(&mut self, k: u32) -> Status {
+        let s = self.status(k, 30);
+        self.log(format!("a{k}={s:?}"));
+        s
+    }
+
+    /// An action that reports the rendezvous role it runs with.
+    pub fn r(&mut self, k: u32, role: usize) -> Status {
+        self.log(format!("r{k}@{role}"));
+        Status::Success
+    }
+
+    /// A `scope` hook that may refuse.
+    pub fn e(&mut self, k: u32) -> bool {
+        let v = self.draw(k) % 10 < 8;
+        self.log(format!("e{k}={}", u8::from(v)));
+        v
+    }
+
+    /// A hook with nothing to say.
+    pub fn h(&mut self, k: u32) {
+        self.log(format!("h{k}"));
+    }
+
+    /// A score: ties and non-positive values included.
+    pub fn s(&mut self, k: u32) -> f32 {
+        let v = [-1.0, 0.0, 0.5, 1.0, 1.0, 2.0][(self.draw(k) % 6) as usize];
+        self.log(format!("s{k}={v}"));
+        v
+    }
+
+    /// A value for `when let Some(_v)`.
+    pub fn o(&mut self, k: u32) -> Option<u8> {
+        let v = (!self.draw(k).is_multiple_of(3)).then_some(k as u8);
+        self.log(format!("o{k}={v:?}"));
+        v
+    }
+
+    /// A `switch` scrutinee.
+    pub fn n(&mut self, k: u32) -> u8 {
+        let v = (self.draw(k) % 3) as u8;
+        self.log(format!("n{k}={v}"));
+        v
+    }
+
+    /// A stateful leaf starts: its run id and status.
+    pub fn start(&mut self, k: u32) -> (u32, Status) {
+        self.runs += 1;
+        let run = self.runs;
+        let s = self.status(k, 45);
+        self.log(format!("+L{k}#{run}={s:?}"));
+        if s.is_running() {
+            self.open.insert(run, k);
+        }
+        (run, s)
+    }
+
+    /// A running stateful leaf ticks again.
+    pub fn tick(&mut self, run: u32) -> Status {
+        let k = *self
+            .open
+            .get(&run)
+            .unwrap_or_else(|| panic!("leaf run #{run} ticked after it ended"));
+        let s = self.status(k, 45);
+        self.log(format!(".L{k}#{run}={s:?}"));
+        if s.is_done() {
+            self.open.remove(&run);
+        }
+        s
+    }
+
+    /// A running stateful leaf is halted.
+    pub fn halt(&mut self, run: u32) {
+        let k = self
+            .open
+            .remove(&run)
+            .unwrap_or_else(|| panic!("leaf run #{run} halted after it ended"));
+        self.log(format!("!L{k}#{run}"));
+    }
+
+    /// The events since the last call.
+    pub fn take(&mut self) -> String {
+        std::mem::take(&mut self.events).join(" ")
+    }
+}
+
+/// The stateful leaf of the generated trees: `L { k: 7 }`. Its memory is
+/// the run id, so halting and ticking name the run they end.
+pub struct L {
+    /// The leaf's number.
+    pub k: u32,
+}
+
+impl Leaf<W> for L {
+    type Memory = u32;
+
+    fn start(&self, run: &mut u32, w: &mut W) -> Status {
+        let (id, status) = w.start(self.k);
+        *run = id;
+        status
+    }
+
+    fn tick(&self, run: &mut u32, w: &mut W) -> Status {
+        w.tick(*run)
+    }
+
+    fn halt(run: &mut u32, w: &mut W) {
+        w.halt(*run);
+    }
+}
+
+/// What happens to each agent in one tick.
+#[derive(Clone, Copy, Debug)]
+pub enum Step {
+    /// The agent is ticked with these decision and stimuli flags.
+    Tick(u8, u8),
+    /// The agent is reset.
+    Reset,
+}
+
+/// A run of several agents of one tree over several ticks.
+pub struct Episode {
+    /// Seed of each agent's world.
+    pub seeds: Vec<u64>,
+    /// Per tick: the time, and what happens to each agent.
+    pub ticks: Vec<(f64, Vec<Step>)>,
+}
+
+impl Episode {
+    /// `agents` agents over `ticks` ticks, drawn from `seed`.
+    pub fn new(seed: u64, agents: usize, ticks: usize) -> Episode {
+        let mut rng = generator::Rng(seed);
+        let seeds = (0..agents).map(|_| rng.bits()).collect();
+        let mut now = 0.0;
+        let ticks = (0..ticks)
+            .map(|_| {
+                now += [0.1, 0.1, 0.2, 0.25, 0.5][rng.below(5)];
+                let steps = (0..agents)
+                    .map(|_| {
+                        if rng.chance(4) {
+                            Step::Reset
+                        } else {
+                            Step::Tick(rng.below(8) as u8, rng.below(8) as u8)
+                        }
+                    })
+                    .collect();
+                (now, steps)
+            })
+            .collect();
+        Episode { seeds, ticks }
+    }
+}
+
+/// A tick's outcome, as both sides report it: the status, or the node of a
+/// decider past its `redecides` bound and the status returned anyway.
+pub fn outcome(result: Result<Status, bt::TickError>) -> Result<Status, (usize, Status)> {
+    result.map_err(|bt::TickError::RedecideLimit { node, status }| (node.id, status))
+}
+
+fn line(t: usize, agent: usize, what: String, events: String) -> String {
+    format!("t{t} a{agent} {what}: {events}")
+}
+
+fn finish(agent: usize, w: &mut W, lines: &mut Vec<String>) {
+    let events = w.take();
+    lines.push(line(usize::MAX, agent, "reset".into(), events));
+    assert!(
+        w.open.is_empty(),
+        "agent {agent}: leaf runs {:?} started and never ended",
+        w.open
+    );
+}
+
+/// Runs a compiled tree (state type `S`) through `episode`; one line per
+/// agent tick, then one per final reset.
+pub fn drive<S: Default>(
+    episode: &Episode,
+    mut tick: impl FnMut(&mut S, &mut W, &Ctx<F, F>) -> Result<Status, (usize, Status)>,
+    mut reset: impl FnMut(&mut S, &mut W, &Ctx<F, F>),
+) -> Vec<String> {
+    let mut agents: Vec<(W, S)> = episode
+        .seeds
+        .iter()
+        .map(|&s| (W::new(s), S::default()))
+        .collect();
+    let mut lines = Vec::new();
+    for (t, (now, steps)) in episode.ticks.iter().enumerate() {
+        for (i, (step, (w, state))) in steps.iter().zip(&mut agents).enumerate() {
+            let what = match *step {
+                Step::Tick(d, s) => {
+                    let cx = Ctx::new(*now, 0.1)
+                        .flags(F::from_bits_truncate(d))
+                        .stimuli(F::from_bits_truncate(s))
+                        .agent(i as u64);
+                    format!("{:?}", tick(state, w, &cx))
+                }
+                Step::Reset => {
+                    reset(state, w, &Ctx::new(*now, 0.1));
+                    "reset".into()
+                }
+            };
+            let events = w.take();
+            lines.push(line(t, i, what, events));
+        }
+    }
+    for (i, (w, state)) in agents.iter_mut().enumerate() {
+        reset(state, w, &Ctx::new(0.0, 0.1));
+        finish(i, w, &mut lines);
+    }
+    lines
+}
+
+/// The interpreter's host: the same world, reached by parsing each
+/// expression's text.
+struct Interpreted<'a> {
+    w: &'a mut W,
+    /// Each running leaf's run id, by place.
+    runs: HashMap<usize, u32>,
+}
+
+/// `w.c(17)` or `L { k: 17 }`: the number; `w.r(17, _role)` also names
+/// the role.
+fn number(expr: &str) -> u32 {
+    let digits: String = expr
+        .chars()
+        .skip_while(|c| !c.is_ascii_digit())
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits
+        .parse()
+        .unwrap_or_else(|_| panic!("no number in `{expr}`"))
+}
+
+fn method(expr: &str) -> char {
+    let compact: String = expr.chars().filter(|c| !c.is_whitespace()).collect();
+    compact
+        .strip_prefix("w.")
+        .and_then(|rest| rest.chars().next())
+        .unwrap_or_else(|| panic!("not a call on the world: `{expr}`"))
+}
+
+impl Host for Interpreted<'_> {
+    fn condition(&mut self, _: &At, expr: &str) -> bool {
+        assert_eq!(method(expr), 'c', "{expr}");
+        self.w.c(number(expr))
+    }
+
+    fn action(&mut self, at: &At, expr: &str) -> Status {
+        match method(expr) {
+            'a' => self.w.a(number(expr)),
+            'r' => {
+                let role = at
+                    .roles
+                    .iter()
+                    .rev()
+                    .find(|(name, _)| *name == "_role")
+                    .expect("a role in scope")
+                    .1;
+                self.w.r(number(expr), role)
+            }
+            _ => panic!("unknown action `{expr}`"),
+        }
+    }
+
+    fn hook(&mut self, _: &At, expr: &str) -> bool {
+        match method(expr) {
+            'e' => self.w.e(number(expr)),
+            'h' => {
+                self.w.h(number(expr));
+                true
+            }
+            _ => panic!("unknown hook `{expr}`"),
+        }
+    }
+
+    fn seconds(&mut self, _: &At, expr: &str) -> f64 {
+        expr.trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("not a duration: `{expr}`"))
+    }
+
+    fn score(&mut self, _: &At, expr: &str) -> f32 {
+        self.w.s(number(expr))
+    }
+
+    fn matches(&mut self, _: &At, expr: &str, _: &str) -> bool {
+        self.w.o(number(expr)).is_some()
+    }
+
+    fn flags(&mut self, _: &At, expr: &str) -> u64 {
+        expr.split('|')
+            .map(|f| match f.trim().rsplit(':').next().map(str::trim) {
+                Some("A") => 1,
+                Some("B") => 2,
+                Some("C") => 4,
+                _ => panic!("unknown flag in `{expr}`"),
+            })
+            .fold(0, |a, b| a | b)
+    }
+
+    fn arm(&mut self, _: &At, expr: &str, patterns: &[&str]) -> usize {
+        let v = self.w.n(number(expr)).to_string();
+        patterns
+            .iter()
+            .position(|p| p.trim() == v || p.trim() == "_")
+            .expect("a `_` arm")
+    }
+
+    fn pick(&mut self, _: &At, _: &str, candidates: u128) -> Option<usize> {
+        bt::__private::pick(&mut self.w.rng, candidates)
+    }
+
+    fn start(&mut self, at: &At, leaf: &str) -> Status {
+        let (run, status) = self.w.start(number(leaf));
+        if status.is_running() {
+            self.runs.insert(at.place, run);
+        }
+        status
+    }
+
+    fn tick(&mut self, at: &At, _: &str) -> Status {
+        let run = self.runs[&at.place];
+        let status = self.w.tick(run);
+        if status.is_done() {
+            self.runs.remove(&at.place);
+        }
+        status
+    }
+
+    fn halt(&mut self, at: &At, _: &str) {
+        let run = self
+            .runs
+            .remove(&at.place)
+            .expect("a halted leaf was running");
+        self.w.halt(run);
+    }
+}
+
+/// Runs tree `name` of `program` through `episode` in the interpreter;
+/// lines as [`drive`] writes them.
+pub fn interpret(program: &Program, name: &str, episode: &Episode) -> Vec<String> {
+    let tree: Interpreter = program
+        .interpreter(name)
+        .expect("the tree is in the program");
+    let shared = tree.shared();
+    let mut agents: Vec<(W, HashMap<usize, u32>, _)> = episode
+        .seeds
+        .iter()
+        .map(|&s| (W::new(s), HashMap::new(), tree.agent()))
+        .collect();
+    let mut lines = Vec::new();
+    for (t, (now, steps)) in episode.ticks.iter().enumerate() {
+        for (i, (step, (w, runs, state))) in steps.iter().zip(&mut agents).enumerate() {
+            let mut host = Interpreted {
+                w,
+                runs: std::mem::take(runs),
+            };
+            let what = match *step {
+                Step::Tick(d, s) => {
+                    let input = Input {
+                        now: *now,
+                        decision: u64::from(d),
+                        stimuli: u64::from(s),
+                    };
+                    let result = tree
+                        .try_tick(state, &shared, &mut host, input)
+                        .map_err(|e| (e.node, e.status));
+                    format!("{result:?}")
+                }
+                Step::Reset => {
+                    tree.reset(state, &shared, &mut host);
+                    "reset".into()
+                }
+            };
+            *runs = host.runs;
+            let events = w.take();
+            lines.push(line(t, i, what, events));
+        }
+    }
+    for (i, (w, runs, state)) in agents.iter_mut().enumerate() {
+        let mut host = Interpreted {
+            w,
+            runs: std::mem::take(runs),
+        };
+        tree.reset(state, &shared, &mut host);
+        finish(i, w, &mut lines);
+    }
+    lines
+}

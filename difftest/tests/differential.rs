@@ -1,0 +1,75 @@
+//! Every generated tree, compiled and interpreted, through the same
+//! episodes: the logs of calls must be equal, line for line.
+
+use bt_compiler::interpret::Program;
+use bt_compiler::kinds::KINDS;
+use bt_difftest::{Episode, interpret};
+use trees::{CASES, SEED, SOURCE};
+
+/// The generated trees; a tree that ignores its world is legal.
+#[allow(unused_variables)]
+mod trees {
+    use bt_difftest::{Ctx, Episode, F, L, Runner, W, drive, outcome};
+    include!(concat!(env!("OUT_DIR"), "/trees.rs"));
+}
+
+#[test]
+fn the_generated_trees_use_every_node_kind() {
+    let program = Program::parse(SOURCE).expect("the generated trees are valid");
+    let used: std::collections::HashSet<_> = program
+        .trees()
+        .iter()
+        .flat_map(|t| t.nodes.iter().map(|n| n.kind))
+        .collect();
+    for row in KINDS {
+        assert!(
+            used.contains(&row.kind),
+            "no generated tree uses `{}`",
+            row.keyword
+        );
+    }
+}
+
+#[test]
+fn compiled_trees_match_the_interpreter() {
+    let program = Program::parse(SOURCE)
+        .unwrap_or_else(|e| panic!("the interpreter rejects the generated trees: {e:?}"));
+    let episodes: u64 = std::env::var("BT_DIFF_EPISODES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3);
+    let mut checked = 0;
+    for (index, (name, run)) in CASES.iter().enumerate() {
+        for e in 0..episodes {
+            let episode = Episode::new(SEED ^ ((index as u64) << 20) ^ e, 3, 30);
+            let compiled = run(&episode);
+            let interpreted = interpret(&program, name, &episode);
+            if let Some(at) = (0..compiled.len().max(interpreted.len()))
+                .find(|&i| compiled.get(i) != interpreted.get(i))
+            {
+                let tree = SOURCE
+                    .split("tree ")
+                    .find(|t| t.starts_with(&format!("{name}(")))
+                    .unwrap_or("");
+                // The same agent's earlier lines (equal on both sides).
+                let agent = compiled
+                    .get(at)
+                    .or(interpreted.get(at))
+                    .and_then(|l| l.split(' ').nth(1))
+                    .unwrap_or("");
+                let before: Vec<&String> = compiled[..at]
+                    .iter()
+                    .filter(|l| l.split(' ').nth(1) == Some(agent))
+                    .collect();
+                panic!(
+                    "tree {name} (seed {SEED}, episode {e}) differs at line {at}:\n\
+                     compiled:    {:?}\ninterpreted: {:?}\nbefore, {agent}: {before:#?}\ntree {tree}",
+                    compiled.get(at),
+                    interpreted.get(at),
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 300, "only {checked} runs");
+}
