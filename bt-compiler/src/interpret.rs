@@ -122,9 +122,19 @@ pub struct Node {
     pub op: Op,
 }
 
-/// A guard clause, with its expressions as source text.
+/// A guard clause: what it tests, and its source text (what a trace
+/// says rejected).
 #[derive(Clone, Debug, PartialEq)]
-pub enum Clause {
+pub struct Clause {
+    /// What the clause tests.
+    pub test: Test,
+    /// Its source text.
+    pub text: String,
+}
+
+/// What a guard clause tests, with its expressions as source text.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Test {
     /// `when <bool>`
     When(String),
     /// `when let <pattern>: <type> = <expr>`
@@ -471,22 +481,25 @@ fn convert(node: &ir::Node, trees: &[String], problems: &mut Vec<Diagnostic>) ->
     let guard = node.guard.as_ref().map(|g| {
         g.clauses
             .iter()
-            .map(|c| match &c.kind {
-                ClauseKind::When(e) => Clause::When(text(e)),
-                ClauseKind::WhenLet { pat, expr, .. } => Clause::WhenLet {
-                    pattern: text(pat),
-                    expr: text(expr),
-                },
-                ClauseKind::Score(e) => Clause::Score(text(e)),
-                ClauseKind::Every(e) => Clause::Every(text(e)),
-                ClauseKind::Flags {
-                    stimuli,
-                    mode,
-                    expr,
-                } => Clause::Flags {
-                    stimuli: *stimuli,
-                    mode: *mode,
-                    expr: text(expr),
+            .map(|c| Clause {
+                text: c.text.clone(),
+                test: match &c.kind {
+                    ClauseKind::When(e) => Test::When(text(e)),
+                    ClauseKind::WhenLet { pat, expr, .. } => Test::WhenLet {
+                        pattern: text(pat),
+                        expr: text(expr),
+                    },
+                    ClauseKind::Score(e) => Test::Score(text(e)),
+                    ClauseKind::Every(e) => Test::Every(text(e)),
+                    ClauseKind::Flags {
+                        stimuli,
+                        mode,
+                        expr,
+                    } => Test::Flags {
+                        stimuli: *stimuli,
+                        mode: *mode,
+                        expr: text(expr),
+                    },
                 },
             })
             .collect()
@@ -579,6 +592,79 @@ pub trait Host {
     fn halt(&mut self, at: &At, leaf: &str) {
         unimplemented!("leaf `{leaf}`")
     }
+    /// The highest trace level wanted (see [`bt_runtime::trace`]); 0, the
+    /// default, builds no events.
+    fn trace_level(&self) -> u8 {
+        0
+    }
+    /// A trace event at `level`, in the node `at` (a decider group, or a
+    /// tree's root for tick events and monitors), as compiled code sends it
+    /// to the context's [`Trace`](bt_runtime::Trace) hook.
+    fn trace(&mut self, at: &At, level: u8, event: Event) {}
+}
+
+/// A trace event: what compiled code reports through
+/// [`bt_runtime::trace::Event`], with node ids of the event's tree in place
+/// of node table entries.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Event<'a> {
+    /// A tick of a tree (the root, or an embedded subtree) starts (level 3).
+    TickStart,
+    /// It ended with this status (level 3).
+    TickEnd(Status),
+    /// A decider child was activated (level 1).
+    Activate {
+        /// The child.
+        child: usize,
+    },
+    /// The active child was interrupted by a higher-priority one (level 2).
+    Interrupt {
+        /// The child halted.
+        child: usize,
+        /// The child whose guard accepted.
+        by: usize,
+    },
+    /// A decider child finished (level 2).
+    End {
+        /// The child.
+        child: usize,
+        /// How it ended.
+        status: Status,
+    },
+    /// No child accepted: the group fails (level 2).
+    NoneAccepted,
+    /// The group went past its `redecides` bound (level 1).
+    RedecideLimit,
+    /// An armed monitor fired: the tree restarts from its root (level 1).
+    MonitorFired {
+        /// The monitor.
+        monitor: usize,
+    },
+    /// The active child is ticked again (level 4).
+    Continue {
+        /// The child.
+        child: usize,
+        /// Seconds since it was activated.
+        active_for: f64,
+    },
+    /// A guard was checked (level 5).
+    Guard {
+        /// The child whose guard it is.
+        child: usize,
+        /// The verdict.
+        verdict: Verdict<'a>,
+    },
+}
+
+/// The result of checking one guard.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Verdict<'a> {
+    /// Every clause passed; the score (1.0 without a `score` clause).
+    Accepted(f32),
+    /// This clause rejected (its source text).
+    Rejected(&'a str),
+    /// Not checked: the child failed earlier in this tick.
+    Masked,
 }
 
 /// What the tick context would give compiled code.
@@ -903,6 +989,18 @@ impl<'p, H: Host> Run<'_, 'p, H> {
         self.with_at(p, |h, at| h.condition(at, expr))
     }
 
+    /// Sends `event` at `level`, in the node at place `p`, if wanted.
+    fn trace(&mut self, p: usize, level: u8, event: Event) {
+        if self.host.trace_level() >= level {
+            self.with_at(p, |h, at| h.trace(at, level, event));
+        }
+    }
+
+    /// A child's node id in its tree: what events name.
+    fn id(&self, p: usize, i: usize) -> usize {
+        self.layout.places[self.child(p, i)].node
+    }
+
     fn seconds(&mut self, p: usize, expr: &str) -> f64 {
         self.with_at(p, |h, at| h.seconds(at, expr))
     }
@@ -917,25 +1015,29 @@ impl<'p, H: Host> Run<'_, 'p, H> {
         let instance = self.layout.places[p].instance;
         if self.agent.armed[instance] != 0 {
             let monitors: Vec<usize> = self.monitors(instance);
-            let mut fired = false;
+            let mut fired = None;
             for m in monitors {
                 let Op::Monitor { expr, index } = &self.node(m).op else {
                     unreachable!()
                 };
                 if self.agent.armed[instance] & (1 << index) != 0 && self.condition(m, expr) {
-                    fired = true;
+                    fired = Some(m);
                     break;
                 }
             }
-            if fired {
+            if let Some(m) = fired {
+                let monitor = self.layout.places[m].node;
+                self.trace(p, 1, Event::MonitorFired { monitor });
                 self.halt(p);
                 self.agent.armed[instance] = 0;
             }
         }
+        self.trace(p, 3, Event::TickStart);
         let status = self.tick(p);
         if status.is_done() {
             self.agent.armed[instance] = 0;
         }
+        self.trace(p, 3, Event::TickEnd(status));
         status
     }
 
@@ -1406,7 +1508,9 @@ impl<'p, H: Host> Run<'_, 'p, H> {
         }
     }
 
-    /// A decider group: guards, hysteresis, interrupts, masked redecides.
+    /// A decider group: guards, hysteresis, interrupts, masked redecides
+    /// (see `generate/decide.rs`). Each turn of the loop decides once and
+    /// runs the active child; a failed child is masked for the next turn.
     fn decider(
         &mut self,
         p: usize,
@@ -1417,71 +1521,52 @@ impl<'p, H: Host> Run<'_, 'p, H> {
         let n = self.children(p);
         let mut mask: u128 = 0;
         let mut count = 0u32;
-        // After child `k` failed: mask it; whether to decide again.
-        let mut failed = |run: &mut Self, mask: &mut u128, k: usize| -> bool {
-            *mask |= 1 << k;
-            if let Some(max) = redecides {
-                count += 1;
-                if count > max {
-                    if run.layout.places[p].instance == 0 && run.limit.is_none() {
-                        run.limit = Some(run.layout.places[p].node);
-                    }
-                    return false;
-                }
-            }
-            true
-        };
         loop {
             let active = self.slot(p).child;
-            let candidates: Vec<usize> = match (policy, active) {
-                (Policy::Prioritized, _) => (0..active.unwrap_or(n)).collect(),
-                (_, Some(_)) => Vec::new(),
+            let mut fresh = false;
+            let chosen = match (policy, active) {
+                (Policy::Prioritized, _) => {
+                    (0..active.unwrap_or(n)).find(|&k| self.guard(p, k, mask).is_some())
+                }
+                (_, Some(_)) => None,
                 (Policy::Sequential, None) => {
                     let start = self.slot(p).keep.next;
-                    (0..n).map(|j| (start + j) % n).collect()
+                    (0..n)
+                        .map(|j| (start + j) % n)
+                        .find(|&k| self.guard(p, k, mask).is_some())
                 }
-                (_, None) => (0..n).collect(),
+                (_, None) => {
+                    let (mut accepted, mut best, mut best_score) = (0u128, n, 0.0f32);
+                    for k in 0..n {
+                        if let Some(score) = self.guard(p, k, mask) {
+                            accepted |= 1 << k;
+                            if score > best_score {
+                                best = k;
+                                best_score = score;
+                            }
+                        }
+                    }
+                    let rng = rng.unwrap_or_default();
+                    let pick = match policy {
+                        Policy::Random => self.with_at(p, |h, at| h.pick(at, rng, accepted)),
+                        Policy::Shuffle => {
+                            let mut round = accepted & !self.slot(p).keep.used;
+                            if round == 0 {
+                                self.slot(p).keep.used = 0;
+                                round = accepted;
+                            }
+                            self.with_at(p, |h, at| h.pick(at, rng, round))
+                        }
+                        _ => Some(best),
+                    };
+                    pick.filter(|&k| k < n)
+                }
             };
-            let mut chosen = None;
-            if matches!(policy, Policy::Prioritized | Policy::Sequential) {
-                for k in candidates {
-                    if mask & (1 << k) == 0 && self.guard(p, k).is_some() {
-                        chosen = Some(k);
-                        break;
-                    }
-                }
-            } else if active.is_none() {
-                let (mut accepted, mut best, mut best_score) = (0u128, n, 0.0f32);
-                for k in candidates {
-                    if mask & (1 << k) != 0 {
-                        continue;
-                    }
-                    if let Some(score) = self.guard(p, k) {
-                        accepted |= 1 << k;
-                        if score > best_score {
-                            best = k;
-                            best_score = score;
-                        }
-                    }
-                }
-                let rng = rng.unwrap_or_default();
-                let pick = match policy {
-                    Policy::Random => self.with_at(p, |h, at| h.pick(at, rng, accepted)),
-                    Policy::Shuffle => {
-                        let mut round = accepted & !self.slot(p).keep.used;
-                        if round == 0 {
-                            self.slot(p).keep.used = 0;
-                            round = accepted;
-                        }
-                        self.with_at(p, |h, at| h.pick(at, rng, round))
-                    }
-                    _ => Some(best),
-                };
-                chosen = pick.filter(|&k| k < n);
-            }
             if let Some(k) = chosen {
-                // Activate `k`: a lower-priority active child is interrupted.
-                if active.is_some() {
+                // A lower-priority active child is interrupted.
+                if let Some(i) = active {
+                    let (child, by) = (self.id(p, i), self.id(p, k));
+                    self.trace(p, 2, Event::Interrupt { child, by });
                     self.halt(p);
                 }
                 match policy {
@@ -1489,56 +1574,95 @@ impl<'p, H: Host> Run<'_, 'p, H> {
                     Policy::Shuffle => self.slot(p).keep.used |= 1 << k,
                     _ => {}
                 }
+                let child = self.id(p, k);
+                self.trace(p, 1, Event::Activate { child });
                 let c = self.child(p, k);
                 if self.node(c).can_run {
                     let now = self.input.now;
                     let slot = self.slot(p);
                     slot.child = Some(k);
                     slot.since = now;
+                    fresh = true;
                 } else {
-                    if self.tick(c) == Status::Success {
-                        return Status::Success;
+                    // A child that cannot run finishes here and now.
+                    let status = self.tick(c);
+                    self.trace(p, 2, Event::End { child, status });
+                    if status.is_success() || !self.masked(p, &mut mask, &mut count, k, redecides) {
+                        return status;
                     }
-                    if failed(self, &mut mask, k) {
-                        continue;
-                    }
-                    return Status::Failure;
+                    continue;
                 }
             }
             let Some(k) = self.slot(p).child else {
+                self.trace(p, 2, Event::NoneAccepted);
                 return Status::Failure;
             };
+            let child = self.id(p, k);
+            if !fresh {
+                let active_for = self.input.now - self.slot(p).since;
+                self.trace(p, 4, Event::Continue { child, active_for });
+            }
             let status = self.tick(self.child(p, k));
             if status.is_running() {
                 return status;
             }
+            self.trace(p, 2, Event::End { child, status });
             self.slot(p).child = None;
-            if status.is_success() || !failed(self, &mut mask, k) {
+            if status.is_success() || !self.masked(p, &mut mask, &mut count, k, redecides) {
                 return status;
             }
         }
     }
 
-    /// Child `k`'s guard of decider group `p`: its score when every clause
-    /// accepts (1.0 without a `score` clause), `None` at the first that
-    /// rejects.
-    fn guard(&mut self, p: usize, k: usize) -> Option<f32> {
-        let c = self.child(p, k);
-        let mut score = 1.0;
-        let Some(clauses) = &self.node(c).guard else {
-            return Some(score);
+    /// Child `k` of decider group `p` failed: masks it; whether the group
+    /// decides again (false past its `redecides` bound).
+    fn masked(
+        &mut self,
+        p: usize,
+        mask: &mut u128,
+        count: &mut u32,
+        k: usize,
+        redecides: Option<u32>,
+    ) -> bool {
+        *mask |= 1 << k;
+        let Some(max) = redecides else {
+            return true;
         };
+        *count += 1;
+        if *count <= max {
+            return true;
+        }
+        self.trace(p, 1, Event::RedecideLimit);
+        if self.layout.places[p].instance == 0 && self.limit.is_none() {
+            self.limit = Some(self.layout.places[p].node);
+        }
+        false
+    }
+
+    /// Child `k`'s guard of decider group `p`: its score when every clause
+    /// accepts (1.0 without a `score` clause), `None` when one rejects or
+    /// the child is masked.
+    fn guard(&mut self, p: usize, k: usize, mask: u128) -> Option<f32> {
+        let c = self.child(p, k);
+        let child = self.id(p, k);
+        if mask & (1 << k) != 0 {
+            let verdict = Verdict::Masked;
+            self.trace(p, 5, Event::Guard { child, verdict });
+            return None;
+        }
+        let mut score = 1.0;
+        let clauses: &'p [Clause] = self.node(c).guard.as_deref().unwrap_or_default();
         for clause in clauses {
-            let accepts = match clause {
-                Clause::When(e) => self.condition(c, e),
-                Clause::WhenLet { pattern, expr } => {
+            let accepts = match &clause.test {
+                Test::When(e) => self.condition(c, e),
+                Test::WhenLet { pattern, expr } => {
                     self.with_at(c, |h, at| h.matches(at, expr, pattern))
                 }
-                Clause::Score(e) => {
+                Test::Score(e) => {
                     score = self.with_at(c, |h, at| h.score(at, e));
                     score > 0.0
                 }
-                Clause::Every(d) => {
+                Test::Every(d) => {
                     let now = self.input.now;
                     if now < self.slot(c).keep.every {
                         false
@@ -1548,7 +1672,7 @@ impl<'p, H: Host> Run<'_, 'p, H> {
                         true
                     }
                 }
-                Clause::Flags {
+                Test::Flags {
                     stimuli,
                     mode,
                     expr,
@@ -1567,9 +1691,13 @@ impl<'p, H: Host> Run<'_, 'p, H> {
                 }
             };
             if !accepts {
+                let verdict = Verdict::Rejected(&clause.text);
+                self.trace(p, 5, Event::Guard { child, verdict });
                 return None;
             }
         }
+        let verdict = Verdict::Accepted(score);
+        self.trace(p, 5, Event::Guard { child, verdict });
         Some(score)
     }
 

@@ -123,7 +123,7 @@ impl Generator {
         };
         TreeSource {
             text: format!(
-                "tree {name}(w: &mut W, cx: &Ctx<F, F>{shared_param}) {{\n    {root}\n}}\n"
+                "tree {name}(w: &mut W, cx: &Ctx<F, F, impl Trace>{shared_param}) {{\n    {root}\n}}\n"
             ),
             shared: self.used_shared,
             library: !shared,

@@ -11,9 +11,12 @@
 
 pub mod generator;
 
-use bt::{Leaf, Status};
-use bt_compiler::interpret::{At, Host, Input, Interpreter, Program};
+use bt::trace::{Event, Verdict};
+use bt::{Leaf, Status, TraceEvent};
+use bt_compiler::interpret::{self, At, Host, Input, Interpreter, Program};
+use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
 
 pub use bt::Ctx;
 
@@ -39,7 +42,8 @@ pub type Runner = fn(&Episode) -> Vec<String>;
 pub struct W {
     seed: u64,
     calls: HashMap<u32, u32>,
-    events: Vec<String>,
+    /// Calls and trace events, in order.
+    events: Rc<RefCell<Vec<String>>>,
     /// Started and not yet ended stateful leaf runs: run id to leaf number.
     open: BTreeMap<u32, u32>,
     runs: u32,
@@ -53,7 +57,7 @@ impl W {
         W {
             seed,
             calls: HashMap::new(),
-            events: Vec::new(),
+            events: Rc::default(),
             open: BTreeMap::new(),
             runs: 0,
             rng: rand_pcg::Pcg32::new(seed, 0x0a02_bdbf_7bb3_c0a7),
@@ -75,7 +79,7 @@ impl W {
     }
 
     fn log(&mut self, event: String) {
-        self.events.push(event);
+        self.events.borrow_mut().push(event);
     }
 
     /// A condition.
@@ -166,11 +170,83 @@ impl W {
         self.log(format!("!L{k}#{run}"));
     }
 
+    /// A trace hook that writes into this world's log.
+    pub fn recorder(&self) -> Recorder {
+        Recorder(Rc::clone(&self.events))
+    }
+
     /// The events since the last call.
     pub fn take(&mut self) -> String {
-        std::mem::take(&mut self.events).join(" ")
+        std::mem::take(&mut *self.events.borrow_mut()).join(" ")
     }
 }
+
+/// Writes every trace event of compiled trees into a world's log, in the
+/// words [`interpreted_event`] uses for the interpreter's.
+pub struct Recorder(Rc<RefCell<Vec<String>>>);
+
+impl bt::Trace for Recorder {
+    fn level(&self, _: u64) -> u8 {
+        5
+    }
+
+    fn event(&self, e: &TraceEvent) {
+        let id = |n: &bt::NodeInfo| n.id;
+        let what = match e.what {
+            Event::TickStart => "start".to_string(),
+            Event::TickEnd(s) => format!("end {s:?}"),
+            Event::Activate { child } => format!("activate n{}", id(child)),
+            Event::Interrupt { child, by } => format!("interrupt n{} by n{}", id(child), id(by)),
+            Event::End { child, status } => format!("end n{} {status:?}", id(child)),
+            Event::NoneAccepted => "none accepted".to_string(),
+            Event::RedecideLimit => "redecide limit".to_string(),
+            Event::MonitorFired { monitor } => format!("fired n{}", id(monitor)),
+            Event::Continue { child, active_for } => {
+                format!("continue n{} {active_for:?}", id(child))
+            }
+            Event::Guard { child, verdict } => {
+                let verdict = match verdict {
+                    Verdict::Accepted(score) => format!("accepts {score:?}"),
+                    Verdict::Rejected(clause) => format!("rejects `{clause}`"),
+                    Verdict::Masked => "masked".to_string(),
+                };
+                format!("guard n{} {verdict}", id(child))
+            }
+        };
+        self.0.borrow_mut().push(format!(
+            "T{} {}.n{} {what}",
+            e.level, e.node.tree, e.node.id
+        ));
+    }
+}
+
+/// An interpreter trace event, in the words [`Recorder`] uses.
+pub fn interpreted_event(at: &At, level: u8, event: interpret::Event) -> String {
+    use interpret::Event as E;
+    let what = match event {
+        E::TickStart => "start".to_string(),
+        E::TickEnd(s) => format!("end {s:?}"),
+        E::Activate { child } => format!("activate n{child}"),
+        E::Interrupt { child, by } => format!("interrupt n{child} by n{by}"),
+        E::End { child, status } => format!("end n{child} {status:?}"),
+        E::NoneAccepted => "none accepted".to_string(),
+        E::RedecideLimit => "redecide limit".to_string(),
+        E::MonitorFired { monitor } => format!("fired n{monitor}"),
+        E::Continue { child, active_for } => format!("continue n{child} {active_for:?}"),
+        E::Guard { child, verdict } => {
+            let verdict = match verdict {
+                interpret::Verdict::Accepted(score) => format!("accepts {score:?}"),
+                interpret::Verdict::Rejected(clause) => format!("rejects `{clause}`"),
+                interpret::Verdict::Masked => "masked".to_string(),
+            };
+            format!("guard n{child} {verdict}")
+        }
+    };
+    format!("T{level} {}.n{} {what}", at.tree, at.node)
+}
+
+/// The tick context of the generated trees, tracing into a world's log.
+pub type Cx<'a> = Ctx<F, F, &'a Recorder>;
 
 /// The stateful leaf of the generated trees: `L { k: 7 }`. Its memory is
 /// the run id, so halting and ticking name the run they end.
@@ -263,8 +339,8 @@ fn finish(agent: usize, w: &mut W, lines: &mut Vec<String>) {
 /// agent tick, then one per final reset.
 pub fn drive<S: Default>(
     episode: &Episode,
-    mut tick: impl FnMut(&mut S, &mut W, &Ctx<F, F>) -> Result<Status, (usize, Status)>,
-    mut reset: impl FnMut(&mut S, &mut W, &Ctx<F, F>),
+    mut tick: impl FnMut(&mut S, &mut W, &Cx) -> Result<Status, (usize, Status)>,
+    mut reset: impl FnMut(&mut S, &mut W, &Cx),
 ) -> Vec<String> {
     let mut agents: Vec<(W, S)> = episode
         .seeds
@@ -274,16 +350,18 @@ pub fn drive<S: Default>(
     let mut lines = Vec::new();
     for (t, (now, steps)) in episode.ticks.iter().enumerate() {
         for (i, (step, (w, state))) in steps.iter().zip(&mut agents).enumerate() {
+            let recorder = w.recorder();
             let what = match *step {
                 Step::Tick(d, s) => {
                     let cx = Ctx::new(*now, 0.1)
                         .flags(F::from_bits_truncate(d))
                         .stimuli(F::from_bits_truncate(s))
-                        .agent(i as u64);
+                        .agent(i as u64)
+                        .trace(&recorder);
                     format!("{:?}", tick(state, w, &cx))
                 }
                 Step::Reset => {
-                    reset(state, w, &Ctx::new(*now, 0.1));
+                    reset(state, w, &Ctx::new(*now, 0.1).trace(&recorder));
                     "reset".into()
                 }
             };
@@ -292,7 +370,8 @@ pub fn drive<S: Default>(
         }
     }
     for (i, (w, state)) in agents.iter_mut().enumerate() {
-        reset(state, w, &Ctx::new(0.0, 0.1));
+        let recorder = w.recorder();
+        reset(state, w, &Ctx::new(0.0, 0.1).trace(&recorder));
         finish(i, w, &mut lines);
     }
     lines
@@ -392,6 +471,14 @@ impl Host for Interpreted<'_> {
             .iter()
             .position(|p| p.trim() == v || p.trim() == "_")
             .expect("a `_` arm")
+    }
+
+    fn trace_level(&self) -> u8 {
+        5
+    }
+
+    fn trace(&mut self, at: &At, level: u8, event: interpret::Event) {
+        self.w.log(interpreted_event(at, level, event));
     }
 
     fn pick(&mut self, _: &At, _: &str, candidates: u128) -> Option<usize> {

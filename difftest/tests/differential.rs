@@ -9,6 +9,7 @@ use trees::{CASES, SEED, SOURCE};
 /// The generated trees; a tree that ignores its world is legal.
 #[allow(unused_variables)]
 mod trees {
+    use bt::Trace;
     use bt_difftest::{Ctx, Episode, F, L, Runner, W, drive, outcome};
     include!(concat!(env!("OUT_DIR"), "/trees.rs"));
 }
@@ -39,6 +40,23 @@ fn compiled_trees_match_the_interpreter() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(3);
     let mut checked = 0;
+    // What the compared logs contain, to show the comparison is not vacuous.
+    let mut seen = std::collections::BTreeMap::<&str, usize>::new();
+    let marks = [
+        ("leaf start", " +L"),
+        ("leaf halt", " !L"),
+        ("hook", " h"),
+        ("rendezvous role", "@"),
+        ("monitor fired", "fired"),
+        ("interrupt", "interrupt"),
+        ("redecide limit", "Err("),
+        ("trace level 1", " T1 "),
+        ("trace level 2", " T2 "),
+        ("trace level 3", " T3 "),
+        ("trace level 4", " T4 "),
+        ("trace level 5", " T5 "),
+        ("reset", " reset:"),
+    ];
     for (index, (name, run)) in CASES.iter().enumerate() {
         for e in 0..episodes {
             let episode = Episode::new(SEED ^ ((index as u64) << 20) ^ e, 3, 30);
@@ -68,8 +86,20 @@ fn compiled_trees_match_the_interpreter() {
                     interpreted.get(at),
                 );
             }
+            for (what, mark) in marks {
+                *seen.entry(what).or_default() +=
+                    compiled.iter().filter(|l| l.contains(mark)).count();
+            }
             checked += 1;
         }
     }
     assert!(checked >= 300, "only {checked} runs");
+    for (what, _) in marks {
+        assert!(
+            seen[what] >= 10,
+            "only {} lines with a {what}: {seen:?}",
+            seen[what]
+        );
+    }
+    println!("{checked} runs compared; lines with: {seen:?}");
 }
