@@ -66,6 +66,8 @@ pub struct Generator {
     used_shared: bool,
     monitors: usize,
     max_depth: usize,
+    /// Percent chance that a node with budget left is a leaf anyway.
+    leaf_chance: u64,
 }
 
 /// One generated tree: its name, whether it has shared nodes, its source.
@@ -92,6 +94,7 @@ impl Generator {
             used_shared: false,
             monitors: 0,
             max_depth: 6,
+            leaf_chance: 25,
         }
     }
 
@@ -104,13 +107,17 @@ impl Generator {
         }
         self.embeddable = libraries;
         for i in 0..trees {
-            out.push(self.tree(format!("T{i}"), true, 40, 6));
+            // Every tenth tree is large enough for the compiler to split
+            // its tick into functions.
+            let (budget, depth) = if i % 10 == 9 { (400, 9) } else { (40, 6) };
+            out.push(self.tree(format!("T{i}"), true, budget, depth));
         }
         out
     }
 
     fn tree(&mut self, name: String, shared: bool, budget: usize, depth: usize) -> TreeSource {
-        self.budget = 4 + self.rng.below(budget);
+        self.budget = budget / 2 + self.rng.below(budget / 2 + 4);
+        self.leaf_chance = if budget > 60 { 8 } else { 25 };
         self.shared_allowed = shared;
         self.used_shared = false;
         self.monitors = 0;
@@ -186,7 +193,7 @@ impl Generator {
     }
 
     fn node(&mut self, at: Place) -> String {
-        if self.budget == 0 || at.depth + 1 >= self.max_depth || self.rng.chance(25) {
+        if self.budget == 0 || at.depth + 1 >= self.max_depth || self.rng.chance(self.leaf_chance) {
             self.budget = self.budget.saturating_sub(1);
             return self.leaf(at);
         }
@@ -237,6 +244,9 @@ impl Generator {
                     format!("parallel_all(max_failures = {m}) {{ {} }}", c.join(", "))
                 }
                 6..=8 => self.decider(at),
+                // Near the root of a large tree, no scope that binds names
+                // (they keep the compiler from splitting what is below).
+                9 | 33 | 34 if self.leaf_chance < 25 && at.depth < 3 => continue,
                 9 => {
                     let arms = 2 + self.rng.below(2);
                     let c = self.children(at, false, arms, arms);
@@ -325,6 +335,25 @@ impl Generator {
                         ..at
                     };
                     format!("rendezvous({n}) as _role {{ {} }}", self.child(inner))
+                }
+                // Wider than one function of children: leaves, so that
+                // the tree stays small.
+                36 if self.rng.chance(20) => {
+                    let kw = self.rng.pick(&[
+                        "sequence",
+                        "select",
+                        "reactive_sequence",
+                        "reactive_select",
+                        "sequence_with_memory",
+                    ]);
+                    let n = 33 + self.rng.below(40);
+                    let inner = Place {
+                        passes_over: true,
+                        depth: at.depth + 1,
+                        ..at
+                    };
+                    let c: Vec<String> = (0..n).map(|_| self.leaf(inner)).collect();
+                    format!("{kw} {{ {} }}", c.join(", "))
                 }
                 35 if at.rendezvous => {
                     let c = self.children(at, true, 1, 3);

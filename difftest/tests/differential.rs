@@ -32,6 +32,20 @@ fn the_generated_trees_use_every_node_kind() {
 }
 
 #[test]
+fn the_generated_trees_include_ticks_split_into_functions() {
+    // Large nodes get functions of their own, wide composites run their
+    // children in chunks: the comparison covers that code too.
+    let expansion = bt_compiler::expand(SOURCE.parse().expect("tokens")).to_string();
+    let chunks = expansion.matches("_from_").count();
+    let outlined = expansion.matches("fn __tick_n").count() - chunks / 2;
+    println!("{outlined} outlined nodes, {} chunks", chunks / 2);
+    assert!(
+        outlined >= 20 && chunks >= 40,
+        "{outlined} outlined nodes, {chunks} chunks"
+    );
+}
+
+#[test]
 fn compiled_trees_match_the_interpreter() {
     let program = Program::parse(SOURCE)
         .unwrap_or_else(|e| panic!("the interpreter rejects the generated trees: {e:?}"));

@@ -133,7 +133,7 @@ impl Gen<'_> {
                     if #redecide_count > #max {
                         #trace
                         if #error.is_none() {
-                            #error = ::core::option::Option::Some(&<#tree_name as ::__bt::BehaviorTree>::NODES[#id]);
+                            *#error = ::core::option::Option::Some(&<#tree_name as ::__bt::BehaviorTree>::NODES[#id]);
                         }
                         break #label #fail;
                     }

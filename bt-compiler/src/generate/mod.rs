@@ -12,6 +12,7 @@ mod decide;
 mod latch;
 mod meta;
 mod names;
+mod outline;
 mod shared;
 mod state;
 mod tick;
@@ -36,7 +37,7 @@ pub fn generate(tree: &Tree) -> TokenStream {
 }
 
 fn generate_tree(tree: &Tree) -> TokenStream {
-    let g = Gen { tree };
+    let g = Gen::new(tree);
     let attrs = &tree.attrs;
     let vis = &tree.vis;
     let name = &tree.name;
@@ -65,6 +66,15 @@ fn generate_tree(tree: &Tree) -> TokenStream {
     let state_types = g.state_types();
     let meta = g.behavior_tree_impl();
     let (active_ty, keep_ty, parts) = (g.active_ident(), g.keep_ty(), g.parts_ident());
+    let outlined = g.outlined.take();
+    let outlined = (!outlined.is_empty()).then(|| {
+        quote! {
+            /// The parts of `tick` split off into functions of their own.
+            impl #parts<'_> {
+                #(#outlined)*
+            }
+        }
+    });
     let (active, keep_local) = (names::active(), names::keep_part());
     let a = Lifetime::new("'__a", Span::mixed_site());
     let size_doc = format!(
@@ -209,6 +219,8 @@ fn generate_tree(tree: &Tree) -> TokenStream {
 
         #parts_impl
 
+        #outlined
+
         #keep
 
         #shared_type
@@ -309,6 +321,22 @@ fn skeleton_tree(tree: &TreeDef) -> TokenStream {
 /// Naming and small pieces shared by the generators.
 struct Gen<'a> {
     tree: &'a Tree,
+    /// Where `tick` is split into functions.
+    outline: outline::Outline,
+    /// The functions split off `tick`, as they are generated.
+    outlined: std::cell::RefCell<Vec<TokenStream>>,
+}
+
+impl<'a> Gen<'a> {
+    fn new(tree: &'a Tree) -> Gen<'a> {
+        let mut g = Gen {
+            tree,
+            outline: outline::Outline::new(tree, false),
+            outlined: Default::default(),
+        };
+        g.outline = outline::Outline::new(tree, !g.keep_fields().is_empty());
+        g
+    }
 }
 
 impl Gen<'_> {

@@ -71,8 +71,10 @@ locals! {
     leaf = "__leaf";
     /// A reactive child's fresh state, before it is known to run.
     temp = "__t";
-    /// The first decider group that exceeded its redecide bound.
+    /// `&mut` the first decider group that exceeded its redecide bound.
     error = "__error";
+    /// Where [`error`] points, in `tick`.
+    error_slot = "__error_slot";
     /// Masked redecides so far.
     redecides = "__redecides";
     /// Decider children that failed this tick.
@@ -135,6 +137,14 @@ numbered! {
     decide: Lifetime = label("'decide_n");
     /// The guard check of decider child `id`.
     guard: Lifetime = label("'guard_n");
+    /// The function holding the code of node `id`, outlined from `tick`.
+    outlined: Ident = local("__tick_n");
+}
+
+/// The function holding the children of wide composite `id` from
+/// position `start` on: `__tick_n3_from_32`.
+pub fn chunk(id: usize, start: usize) -> Ident {
+    local(&format!("__tick_n{id}_from_{start}"))
 }
 
 /// The named state type of node `id` in tree `tree`: `__GuardN3`.

@@ -79,10 +79,13 @@ impl Gen<'_> {
                 let #nodes: &'static [::__bt::NodeInfo] = <#tree_name as ::__bt::BehaviorTree>::NODES;
             }
         });
-        let error = names::error();
+        let (error, slot) = (names::error(), names::error_slot());
         let bounded = self.has_redecide_bound();
         let error_decl = bounded.then(|| {
-            quote!(let mut #error: ::core::option::Option<&'static ::__bt::NodeInfo> = ::core::option::Option::None;)
+            quote! {
+                let mut #slot: ::core::option::Option<&'static ::__bt::NodeInfo> = ::core::option::Option::None;
+                let #error = &mut #slot;
+            }
         });
         let eval = self.eval(0);
         let r = names::result();
@@ -95,7 +98,7 @@ impl Gen<'_> {
         let end = self.trace(3, 0, quote!(TickEnd(#r)));
         let result = if bounded {
             quote! {
-                match #error {
+                match *#error {
                     ::core::option::Option::Some(node) => ::core::result::Result::Err(
                         ::__bt::TickError::RedecideLimit { node, status: #r },
                     ),
@@ -136,10 +139,15 @@ impl Gen<'_> {
     }
 
     /// `/// <node>` `let __r = <node>;`: evaluates a node into `__r`. The
-    /// doc comment makes the node visible in `cargo expand`.
+    /// doc comment makes the node visible in `cargo expand`. A large node
+    /// is evaluated by a call to its own function (see [`Gen::outline`]).
     pub(super) fn eval(&self, id: usize) -> TokenStream {
         let doc = self.tree.node(id).describe();
-        let code = self.tick(id);
+        let code = if self.outlines(id) {
+            self.outline(id)
+        } else {
+            self.tick(id)
+        };
         let r = names::result();
         quote! {
             #[doc = #doc]
@@ -369,8 +377,8 @@ impl Gen<'_> {
             .collect();
 
         let body = match form {
-            OneOf::Reactive => quote!(#(#pieces)*),
-            OneOf::Plain if !node.has_state => quote!(#(#pieces)*),
+            OneOf::Reactive => self.chunked(id, &pieces),
+            OneOf::Plain if !node.has_state => self.chunked(id, &pieces),
             OneOf::Plain => self.resume_chain(id, &pieces, |i| {
                 let c = node.children[i];
                 if !self.tree.node(c).can_run {
@@ -441,8 +449,13 @@ impl Gen<'_> {
                 .map(|(i, _)| (*i, Literal::usize_unsuffixed(*i).into_token_stream()))
                 .collect();
             let body = self.nest(id, &quote!(#resume), &inside, &pieces[start..end], start);
+            let call = if self.splits(id) {
+                self.chunk(id, start, true, body)
+            } else {
+                body
+            };
             let end = Literal::usize_unsuffixed(end);
-            quote!(if #resume < #end { #body })
+            quote!(if #resume < #end { #call })
         });
         quote! {
             let #resume: usize = match #scrutinee {
