@@ -127,6 +127,8 @@ fn a_thousand_wide_sequence_resumes_at_each_child_in_turn() {
     for tick in 1..=1000 {
         assert_eq!(t.tick(&mut me), Status::Running, "tick {tick}");
         assert_eq!(me.starts, tick);
+        let path: Vec<usize> = t.active_path().iter().map(|n| n.info.id).collect();
+        assert_eq!(path, [0, tick as usize], "tick {tick}");
     }
     assert_eq!(t.tick(&mut me), Status::Success);
     assert_eq!(<Wide as BehaviorTree>::NODES.len(), 1001);
@@ -160,8 +162,20 @@ fn a_hundred_deep_chain_ticks_and_resets() {
     t.reset(&mut me);
     assert_eq!(me.halts, 1);
     // 101 steps, each running for one tick: the last succeeds on tick 102.
-    for _ in 0..101 {
+    // After tick k, the step of the k-th nested sequence runs: the path
+    // is every sequence down to it, then the step.
+    for k in 1..=101 {
         assert_eq!(t.tick(&mut me), Status::Running);
+        let path: Vec<(usize, usize)> = t
+            .active_path()
+            .iter()
+            .map(|n| (n.info.id, n.depth))
+            .collect();
+        // The 101st step is the innermost sequence's second child.
+        let sequences = (0..k.min(100)).map(|level| (2 * level, level));
+        let step = if k <= 100 { (2 * k - 1, k) } else { (200, 100) };
+        let expected: Vec<(usize, usize)> = sequences.chain([step]).collect();
+        assert_eq!(path, expected, "tick {k}");
     }
     assert_eq!(t.tick(&mut me), Status::Success);
     assert_eq!(me.starts, 102);

@@ -151,10 +151,54 @@ impl Gen<'_> {
         }
     }
 
+    /// Whether node `id`'s part of the walk is a method of its state type
+    /// (`__visit_active`), so that no function grows with the tree.
+    pub(super) fn visits_apart(&self, id: usize) -> bool {
+        id != 0 && self.large(id) && self.tree.has_named_type(id)
+    }
+
+    /// The `__visit_active` method of node `id`'s state type, if it has one.
+    pub(super) fn visit_method(&self, id: usize) -> Option<TokenStream> {
+        if !self.visits_apart(id) {
+            return None;
+        }
+        let (depth, visitor, since) = (names::depth(), names::visitor(), names::since());
+        let body = self.visit_here(id, Some(quote!(self)), Some(quote!(#since)));
+        Some(quote! {
+            /// Reports this node and its active descendants.
+            #[allow(unused_variables, clippy::all)]
+            fn __visit_active<F: ::core::ops::FnMut(::__bt::ActiveNode)>(
+                &self,
+                #depth: usize,
+                #visitor: &mut F,
+                #since: ::core::option::Option<f64>,
+            ) {
+                #body
+            }
+        })
+    }
+
     /// Reports node `id`, known to be active, then its active descendants.
     /// `place` is a `&` to its state, if it has one; `since` an
     /// `Option<f64>` expression for when it activated, if its parent knows.
     fn visit(
+        &self,
+        id: usize,
+        place: Option<TokenStream>,
+        since: Option<TokenStream>,
+    ) -> TokenStream {
+        match place {
+            Some(place) if self.visits_apart(id) => {
+                let (depth, visitor) = (names::depth(), names::visitor());
+                let since = since.unwrap_or_else(|| quote!(::core::option::Option::None));
+                quote!((#place).__visit_active(#depth, #visitor, #since);)
+            }
+            place => self.visit_here(id, place, since),
+        }
+    }
+
+    /// [`Gen::visit`], written out here.
+    fn visit_here(
         &self,
         id: usize,
         place: Option<TokenStream>,

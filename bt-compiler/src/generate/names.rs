@@ -59,6 +59,8 @@ locals! {
     visitor = "__visit";
     /// Depth added to reported nodes.
     depth = "__depth";
+    /// When a node activated, as its parent knows it.
+    since = "__since";
     /// State of a node that keeps nothing between ticks.
     scratch = "__scratch";
     /// A `when` clause's verdict.

@@ -67,9 +67,14 @@ impl Outline {
 }
 
 impl Gen<'_> {
+    /// Whether node `id`'s subtree is large enough for functions of its own.
+    pub(super) fn large(&self, id: usize) -> bool {
+        self.outline.sizes[id] >= OUTLINE_NODES
+    }
+
     /// Whether node `id` gets its own function.
     pub(super) fn outlines(&self, id: usize) -> bool {
-        id != 0 && self.outline.sizes[id] >= OUTLINE_NODES && !self.outline.bound[id]
+        id != 0 && self.large(id) && !self.outline.bound[id]
     }
 
     /// Whether node `id`'s children may be split into functions: no name

@@ -108,11 +108,14 @@ impl Gen<'_> {
                 }
             }
         });
+        let visit = self.visit_method(id);
         quote! {
             #derive
             #definition
 
             impl #ident {
+                #visit
+
                 /// Halts the running children, deepest first, then resets.
                 #[inline]
                 #[allow(unused_variables, clippy::all)]
