@@ -1,8 +1,9 @@
 //! Fuzzing the whole macro, [`bt_compiler::expand`]: random trees built
 //! from the DSL's vocabulary, and mutations of every tree written in the
-//! project's tests and examples. For every input: no panic, and either the
-//! output holds `compile_error!` (rejected) or it parses as Rust items
-//! (accepted).
+//! project's tests and examples. For every input: no panic, no hang (an
+//! input the macro does not answer within [`HANG`] ends the run, naming
+//! it), and either the output holds `compile_error!` (rejected) or it
+//! parses as Rust items (accepted).
 //!
 //! The test suite runs a bounded, seeded batch (2,500 inputs). A long run
 //! (200,000 inputs take about 90 s optimized):
@@ -12,6 +13,7 @@
 //! ```
 
 use proc_macro2::{Delimiter, TokenStream, TokenTree};
+use std::io::Write as _;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// A small, seeded generator (xorshift64*): runs are reproducible.
@@ -414,6 +416,35 @@ fn check(text: &str) -> Result<bool, String> {
         .map_err(|e| format!("accepted but not Rust ({e}) for: {text}"))
 }
 
+/// Longer than any input takes, by three orders of magnitude: past it, the
+/// macro is taken to hang on the input.
+const HANG: std::time::Duration = std::time::Duration::from_secs(20);
+
+/// Watches the inputs sent to it: if the next one does not come within
+/// [`HANG`], the last one hangs, and the process ends naming it (a hung
+/// thread cannot be stopped, and a test that never ends reports nothing).
+fn watchdog() -> std::sync::mpsc::Sender<String> {
+    let (send, receive) = std::sync::mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        let mut last = String::new();
+        loop {
+            match receive.recv_timeout(HANG) {
+                Ok(input) => last = input,
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                    // Past the test harness' capture, which dies with the process.
+                    let _ = writeln!(
+                        std::io::stderr(),
+                        "the macro has not answered for {HANG:?} on: {last}"
+                    );
+                    std::process::exit(101);
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return,
+            }
+        }
+    });
+    send
+}
+
 /// Runs `f` on a thread with the stack rustc gives proc macros (8 MiB).
 fn with_rustc_stack(f: impl FnOnce() + Send + 'static) {
     std::thread::Builder::new()
@@ -444,6 +475,7 @@ fn fuzz() {
     std::panic::set_hook(Box::new(|_| {}));
     let mut failures = Vec::new();
     let mut outcomes = (0usize, 0usize);
+    let watch = watchdog();
     for case in 0..cases {
         let text = if case % 2 == 0 {
             random_invocation(&mut rng)
@@ -454,6 +486,7 @@ fn fuzz() {
                 None => continue,
             }
         };
+        watch.send(text.clone()).expect("the watchdog runs");
         match check(&text) {
             Ok(true) => outcomes.0 += 1,
             Ok(false) => outcomes.1 += 1,

@@ -71,16 +71,12 @@ fn balanced(next: &mut usize, budget: usize) -> String {
         "parallel(success = 1)",
     ];
     let kind = kinds[*next % kinds.len()];
-    let share = (budget - 1) / 4;
-    let children: Vec<String> = (0..4)
-        .map(|k| {
-            let b = if k == 3 {
-                budget - 1 - 3 * share
-            } else {
-                share
-            };
-            balanced(next, b.max(1))
-        })
+    // Up to four children sharing the rest of the budget: exactly
+    // `budget` nodes in all.
+    let rest = budget - 1;
+    let count = rest.min(4);
+    let children: Vec<String> = (0..count)
+        .map(|k| balanced(next, rest / count + usize::from(k < rest % count)))
         .collect();
     format!("{kind} {{ {} }}", children.join(", "))
 }
@@ -166,7 +162,9 @@ fn main() {
     let mut rows = Vec::new();
     for shape in SHAPES {
         for n in SIZES {
-            let body = tree(shape, n);
+            // One node per line, as people and tools write trees (see the
+            // report for what one very long line costs).
+            let body = tree(shape, n).replace(", ", ",\n        ");
             // A binary that ticks the tree, so that its code is generated.
             let source = format!(
                 "{LIB_PRELUDE}\nbehavior_tree! {{\n    pub tree Big(me: &mut Agent) {{ {body} }}\n}}\n\
@@ -240,8 +238,11 @@ fn main() {
          unoptimized (as rustc runs a proc macro by default); *check*: `cargo check` after touching \
          the file; *release*: a release rebuild after touching it, with rustc's peak memory and its \
          phases from `-Z time-passes` (expansion includes the macro; *rest* is everything after \
-         borrow checking: MIR passes, codegen, LLVM, linking). *x 1k*: the 5,000-node time over the 1,000-node time of the same shape (5 is \
-         linear).\n\n\
+         borrow checking: MIR passes, codegen, LLVM, linking). *x 1k*: the 5,000-node time over the \
+         1,000-node time of the same shape (5 is linear). Trees are written one node per line. Written \
+         on a single line instead, a tree costs rustc more than linear time in expansion: the macro \
+         asks where each token starts, and rustc finds a column by scanning its line (a 5,000-node \
+         balanced tree on one line spent about 27 s more there).\n\n\
          | shape | nodes | expand (s) | check (s) | release (s) | peak (MB) | expansion | type check | borrow check | rest |\n\
          |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
