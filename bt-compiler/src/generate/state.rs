@@ -109,12 +109,14 @@ impl Gen<'_> {
             }
         });
         let visit = self.visit_method(id);
+        let position = self.position_method(id);
         quote! {
             #derive
             #definition
 
             impl #ident {
                 #visit
+                #position
 
                 /// Halts the running children, deepest first, then resets.
                 #[inline]

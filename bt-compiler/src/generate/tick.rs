@@ -407,6 +407,41 @@ impl Gen<'_> {
         }
     }
 
+    /// The `__position` method of a `sequence` or `select` with more
+    /// children to resume at than one chain of nested blocks takes: the
+    /// running child's position (0 when none runs).
+    pub(super) fn position_method(&self, id: usize) -> Option<TokenStream> {
+        let node = self.tree.node(id);
+        if !matches!(node.kind, Kind::Sequence | Kind::Select) || !node.has_state {
+            return None;
+        }
+        let arms: Vec<TokenStream> = (1..node.children.len())
+            .filter_map(|i| {
+                let child = self.tree.node(node.children[i]);
+                child.can_run.then(|| {
+                    let (variant, i) = (self.variant(child.id), Literal::usize_unsuffixed(i));
+                    if child.has_state {
+                        quote!(Self::#variant(..) => #i,)
+                    } else {
+                        quote!(Self::#variant => #i,)
+                    }
+                })
+            })
+            .collect();
+        (arms.len() > MAX_NESTED_ENTRIES).then(|| {
+            quote! {
+                /// Position of the running child among the node's children.
+                #[inline(never)]
+                fn __position(&self) -> usize {
+                    match self {
+                        #(#arms)*
+                        _ => 0,
+                    }
+                }
+            }
+        })
+    }
+
     /// Nests the children's code so that execution can enter at any child
     /// that may be remembered as running:
     ///
@@ -435,12 +470,16 @@ impl Gen<'_> {
             return self.nest(id, &scrutinee, &entries, pieces, 0);
         }
         // Many entries: chunks of nested blocks, one after the other, keyed
-        // by the position read once.
+        // by the position read once: the stored index, or the running
+        // child's position from a method of the state type (its `match`
+        // stays out of this code, where LLVM would thread every chunk's
+        // test through each of its arms).
         let resume = names::resume_at();
-        let arms = entries.iter().map(|(i, pattern)| {
-            let i = Literal::usize_unsuffixed(*i);
-            quote!(#pattern => #i,)
-        });
+        let position = if node.keep.contains(&Keep::Next) {
+            quote!(#memory as usize)
+        } else {
+            quote!(#place.__position())
+        };
         let chunks = (0..pieces.len()).step_by(MAX_NESTED_ENTRIES).map(|start| {
             let end = (start + MAX_NESTED_ENTRIES).min(pieces.len());
             let inside: Vec<(usize, TokenStream)> = entries
@@ -458,10 +497,7 @@ impl Gen<'_> {
             quote!(if #resume < #end { #call })
         });
         quote! {
-            let #resume: usize = match #scrutinee {
-                #(#arms)*
-                _ => 0,
-            };
+            let #resume: usize = #position;
             #(#chunks)*
         }
     }
