@@ -68,9 +68,12 @@
 //! `recursion_limit` (128 by default) allows. For deeper trees raise both,
 //! the crate's limit and the tree's: `#![recursion_limit = "256"]` at the
 //! crate root and `#[bt(recursion_limit = 256)]` on the tree allow nodes
-//! `limit - 28` deep, up to a limit of 328 (300 deep). The macro's own time
-//! and output grow linearly with the number of nodes, whatever the shape;
-//! rustc's time on very large trees does not yet (see `BENCHMARKS-compile.md`).
+//! `limit - 28` deep, up to a limit of 328 (300 deep). The macro's time and
+//! output grow linearly with the number of nodes, whatever the shape, and so
+//! does rustc's: a node with 64 or more nodes below it is compiled as a
+//! function of its own, and a composite with more than 32 children runs
+//! them in functions of 32, so no function grows with the tree (numbers for
+//! 1,000 to 5,000-node trees in `BENCHMARKS-compile.md`).
 //!
 //! Every tick starts at the root. A node returns [`Status::Success`],
 //! [`Status::Failure`] or [`Status::Running`]; a node that returned
