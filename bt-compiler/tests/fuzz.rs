@@ -9,7 +9,7 @@
 //! (200,000 inputs take about 90 s optimized):
 //!
 //! ```text
-//! BT_FUZZ_CASES=200000 BT_FUZZ_SEED=7 cargo test --release -p bt-compiler --test fuzz
+//! BT_FUZZ_CASES=200000 BT_FUZZ_SEED=7 cargo test --release -p arbortick-compiler --test fuzz
 //! ```
 
 use proc_macro2::{Delimiter, TokenStream, TokenTree};

@@ -188,7 +188,7 @@ fn main() {
                 dir.join("Cargo.toml"),
                 format!(
                     "[package]\nname = \"cost\"\nversion = \"0.0.0\"\nedition = \"2024\"\n\
-                     [dependencies]\nbt = {{ path = {:?} }}\n[workspace]\n",
+                     [dependencies]\nbt = {{ package = \"arbortick\", path = {:?} }}\n[workspace]\n",
                     bt.display().to_string()
                 ),
             )
