@@ -2,31 +2,10 @@
 //! crate raises rustc's `recursion_limit` to 328 and the tree says so too.
 #![recursion_limit = "328"]
 
-use bt::{BehaviorTree, Leaf, Status, behavior_tree};
+mod common;
 
-/// Counts starts and halts.
-#[derive(Default)]
-pub struct Counter {
-    starts: u32,
-    halts: u32,
-}
-
-/// Runs for one tick, then succeeds.
-pub struct Step;
-
-impl Leaf<Counter> for Step {
-    type Memory = ();
-    fn start(&self, _: &mut (), c: &mut Counter) -> Status {
-        c.starts += 1;
-        Status::Running
-    }
-    fn tick(&self, _: &mut (), _: &mut Counter) -> Status {
-        Status::Success
-    }
-    fn halt(_: &mut (), c: &mut Counter) {
-        c.halts += 1;
-    }
-}
+use bt::{BehaviorTree, Status, behavior_tree};
+use common::steps::{Counter, Step};
 
 behavior_tree! {
     #[bt(recursion_limit = 328)]

@@ -3,33 +3,10 @@
 //! `sequence_with_memory`, and a chain 100 nodes deep (the deepest rustc's
 //! default `recursion_limit` lays out).
 
-use bt::{BehaviorTree, Leaf, Status, behavior_tree};
+mod common;
 
-/// Counts starts, ticks and halts.
-#[derive(Default)]
-pub struct Counter {
-    starts: u32,
-    halts: u32,
-    /// `Step`s fail while this is set.
-    fail: bool,
-}
-
-/// Runs for one tick, then succeeds (or fails, when the counter says so).
-pub struct Step;
-
-impl Leaf<Counter> for Step {
-    type Memory = ();
-    fn start(&self, _: &mut (), c: &mut Counter) -> Status {
-        c.starts += 1;
-        Status::Running
-    }
-    fn tick(&self, _: &mut (), c: &mut Counter) -> Status {
-        Status::from(!c.fail)
-    }
-    fn halt(_: &mut (), c: &mut Counter) {
-        c.halts += 1;
-    }
-}
+use bt::{BehaviorTree, Status, behavior_tree};
+use common::steps::{Counter, Step};
 
 behavior_tree! {
     pub tree Wide(me: &mut Counter) {

@@ -39,6 +39,15 @@ pub fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// Composites that run their children in order.
+const IN_ORDER: &[&str] = &[
+    "sequence",
+    "select",
+    "reactive_sequence",
+    "reactive_select",
+    "sequence_with_memory",
+];
+
 /// Durations, in seconds: 0 means "no timer" for `timeout`.
 const SECONDS: &[&str] = &["0.0", "0.2", "0.35", "0.5", "1.0"];
 
@@ -202,13 +211,7 @@ impl Generator {
         loop {
             let node = match self.rng.below(40) {
                 0..=2 => {
-                    let kw = self.rng.pick(&[
-                        "sequence",
-                        "select",
-                        "reactive_sequence",
-                        "reactive_select",
-                        "sequence_with_memory",
-                    ]);
+                    let kw = self.rng.pick(IN_ORDER);
                     let c = self.children(at, true, 1, 4);
                     format!("{kw} {{ {} }}", c.join(", "))
                 }
@@ -339,13 +342,7 @@ impl Generator {
                 // Wider than one function of children: leaves, so that
                 // the tree stays small.
                 36 if self.rng.chance(20) => {
-                    let kw = self.rng.pick(&[
-                        "sequence",
-                        "select",
-                        "reactive_sequence",
-                        "reactive_select",
-                        "sequence_with_memory",
-                    ]);
+                    let kw = self.rng.pick(IN_ORDER);
                     let n = 33 + self.rng.below(40);
                     let inner = Place {
                         passes_over: true,

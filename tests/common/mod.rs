@@ -11,6 +11,8 @@
 //! - `a=R`   `action` `a` returned Running
 #![allow(dead_code)]
 
+pub mod steps;
+
 use bt::{Leaf, Status};
 use std::collections::{HashMap, VecDeque};
 

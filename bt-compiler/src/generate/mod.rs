@@ -329,13 +329,11 @@ struct Gen<'a> {
 
 impl<'a> Gen<'a> {
     fn new(tree: &'a Tree) -> Gen<'a> {
-        let mut g = Gen {
+        Gen {
             tree,
-            outline: outline::Outline::new(tree, false),
+            outline: outline::Outline::new(tree),
             outlined: Default::default(),
-        };
-        g.outline = outline::Outline::new(tree, !g.keep_fields().is_empty());
-        g
+        }
     }
 }
 

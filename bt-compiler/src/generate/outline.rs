@@ -35,7 +35,7 @@ pub(super) struct Outline {
 }
 
 impl Outline {
-    pub(super) fn new(tree: &Tree, has_keep: bool) -> Outline {
+    pub(super) fn new(tree: &Tree) -> Outline {
         let n = tree.nodes.len();
         let mut sizes = vec![1; n];
         for id in (1..n).rev() {
@@ -57,7 +57,8 @@ impl Outline {
         Outline {
             sizes,
             bound,
-            has_keep,
+            // One keep field per slot a node keeps.
+            has_keep: tree.nodes.iter().any(|n| !n.keep.is_empty()),
             has_monitors: tree
                 .nodes
                 .iter()
