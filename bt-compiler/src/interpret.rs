@@ -640,6 +640,12 @@ pub enum Event<'a> {
         /// The monitor.
         monitor: usize,
     },
+    /// The node returned this status (level 6), children before parents.
+    Returned(Status),
+    /// A subtree node is about to tick the tree it embeds (level 6).
+    EnterSubtree,
+    /// The agent was reset (level 6, in the root).
+    Reset,
     /// The active child is ticked again (level 4).
     Continue {
         /// The child.
@@ -902,6 +908,7 @@ impl<'p> Interpreter<'p> {
             *slot = Slot::default();
         }
         run.agent.armed.iter_mut().for_each(|a| *a = 0);
+        run.trace(0, 6, Event::Reset);
     }
 
     /// The places that hold state for `agent`, in pre-order: the active
@@ -1051,7 +1058,15 @@ impl<'p, H: Host> Run<'_, 'p, H> {
             .collect()
     }
 
+    /// Ticks the node at place `p` and reports the status it returned
+    /// (level 6).
     fn tick(&mut self, p: usize) -> Status {
+        let status = self.tick_node(p);
+        self.trace(p, 6, Event::Returned(status));
+        status
+    }
+
+    fn tick_node(&mut self, p: usize) -> Status {
         let node = self.node(p);
         use Status::{Failure, Running, Success};
         match &node.op {
@@ -1069,6 +1084,7 @@ impl<'p, H: Host> Run<'_, 'p, H> {
             }
             Op::Subtree { .. } => {
                 let root = self.child(p, 0);
+                self.trace(p, 6, Event::EnterSubtree);
                 let status = self.instance(root);
                 self.slot(p).active = status.is_running();
                 status

@@ -215,14 +215,50 @@ pub struct KindInfo {
     pub needs_shared: bool,
     /// `rendezvous(n) as role`: binds a name for its body.
     pub binds: bool,
+    /// How BehaviorTree.CPP XML writes it.
+    pub btcpp: Btcpp,
     /// One line of documentation.
     pub doc: &'static str,
+}
+
+/// How a kind is written in BehaviorTree.CPP 4 XML.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Btcpp {
+    /// A node BT.CPP has, under this name; the views write its ports.
+    Builtin(&'static str),
+    /// A node of our own, declared in `<TreeNodesModel>` in this category.
+    Model(Category),
+}
+
+/// The category of a `<TreeNodesModel>` entry.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Category {
+    /// A leaf that acts.
+    Action,
+    /// A leaf that checks.
+    Condition,
+    /// A node with several children.
+    Control,
+    /// A node with one child.
+    Decorator,
+}
+
+impl Category {
+    /// The model element's tag.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Category::Action => "Action",
+            Category::Condition => "Condition",
+            Category::Control => "Control",
+            Category::Decorator => "Decorator",
+        }
+    }
 }
 
 macro_rules! node_kinds {
     ($(
         $variant:ident = $keyword:literal, $syntax:ident, $children:ident, $params:expr,
-            [$($need:ident),*], $doc:literal;
+            [$($need:ident),*], $btcpp:expr, $doc:literal;
     )*) => {
         /// Every node kind.
         #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -242,6 +278,7 @@ macro_rules! node_kinds {
                 needs_context: node_kinds!(@has context $($need)*),
                 needs_shared: node_kinds!(@has shared $($need)*),
                 binds: node_kinds!(@has binds $($need)*),
+                btcpp: $btcpp,
                 doc: $doc,
             },
         )*];
@@ -253,96 +290,99 @@ macro_rules! node_kinds {
     (@has $want:ident $other:ident $($rest:ident)*) => { node_kinds!(@has $want $($rest)*) };
 }
 
+use Btcpp::{Builtin, Model};
+use Category::{Action, Condition, Control, Decorator};
+
 node_kinds! {
-    Sequence = "sequence", Keyword, Many, NONE, [],
+    Sequence = "sequence", Keyword, Many, NONE, [], Builtin("Sequence"),
         "Children in order until one fails; resumes at the running child.";
-    SequenceWithMemory = "sequence_with_memory", Keyword, Many, NONE, [],
+    SequenceWithMemory = "sequence_with_memory", Keyword, Many, NONE, [], Builtin("SequenceWithMemory"),
         "A sequence that also resumes at the child that failed, until the sequence succeeds.";
-    ReactiveSequence = "reactive_sequence", Keyword, Many, NONE, [],
+    ReactiveSequence = "reactive_sequence", Keyword, Many, NONE, [], Builtin("ReactiveSequence"),
         "Children in order from the first every tick; an earlier child that fails or runs halts the later running one.";
-    Select = "select", Keyword, Many, NONE, [],
+    Select = "select", Keyword, Many, NONE, [], Builtin("Fallback"),
         "Children in order until one succeeds; resumes at the running child.";
-    ReactiveSelect = "reactive_select", Keyword, Many, NONE, [],
+    ReactiveSelect = "reactive_select", Keyword, Many, NONE, [], Builtin("ReactiveFallback"),
         "Children in order from the first every tick; an earlier child that succeeds or runs halts the later running one.";
-    IfThenElse = "if_then_else", Keyword, Branches, NONE, [],
+    IfThenElse = "if_then_else", Keyword, Branches, NONE, [], Builtin("IfThenElse"),
         "Runs the condition child once, then the second child if it succeeded, else the third.";
-    WhileDoElse = "while_do_else", Keyword, Branches, NONE, [],
+    WhileDoElse = "while_do_else", Keyword, Branches, NONE, [], Builtin("WhileDoElse"),
         "Re-checks the condition child every tick; runs the second child while it succeeds, else the third.";
-    Parallel = "parallel", Keyword, Many, PARALLEL, [],
+    Parallel = "parallel", Keyword, Many, PARALLEL, [], Builtin("Parallel"),
         "Ticks every unfinished child; succeeds once `success` children succeeded, fails once `failure` failed.";
-    ParallelAll = "parallel_all", Keyword, Many, PARALLEL_ALL, [],
+    ParallelAll = "parallel_all", Keyword, Many, PARALLEL_ALL, [], Builtin("ParallelAll"),
         "Ticks every unfinished child until all finished; fails if `max_failures` of them failed.";
-    Invert = "invert", Keyword, One, NONE, [],
+    Invert = "invert", Keyword, One, NONE, [], Builtin("Inverter"),
         "Swaps the child's Success and Failure.";
-    ForceSuccess = "force_success", Keyword, One, NONE, [],
+    ForceSuccess = "force_success", Keyword, One, NONE, [], Builtin("ForceSuccess"),
         "Success once the child finishes, whatever it returned.";
-    ForceFailure = "force_failure", Keyword, One, NONE, [],
+    ForceFailure = "force_failure", Keyword, One, NONE, [], Builtin("ForceFailure"),
         "Failure once the child finishes, whatever it returned.";
-    KeepRunningUntilFailure = "keep_running_until_failure", Keyword, One, NONE, [],
+    KeepRunningUntilFailure = "keep_running_until_failure", Keyword, One, NONE, [], Builtin("KeepRunningUntilFailure"),
         "Running while the child succeeds or runs; Failure once it fails.";
-    Repeat = "repeat", Keyword, One, BOUND, [],
+    Repeat = "repeat", Keyword, One, BOUND, [], Builtin("Repeat"),
         "Runs the child again after each success, `count` times or `forever`.";
-    Retry = "retry", Keyword, One, BOUND, [],
+    Retry = "retry", Keyword, One, BOUND, [], Builtin("RetryUntilSuccessful"),
         "Runs the child again after each failure, `count` times or `forever`.";
-    Prioritized = "prioritized", Keyword, Guarded, REDECIDES, [],
+    Prioritized = "prioritized", Keyword, Guarded, REDECIDES, [], Model(Control),
         "Spore's prioritized list: earlier guards interrupt later children.";
-    Sequential = "sequential", Keyword, Guarded, REDECIDES, [],
+    Sequential = "sequential", Keyword, Guarded, REDECIDES, [], Model(Control),
         "Deciders tried in turn, starting after the one chosen last.";
-    Random = "random", Keyword, Guarded, RNG_AND_REDECIDES, [],
+    Random = "random", Keyword, Guarded, RNG_AND_REDECIDES, [], Model(Control),
         "One accepting decider, chosen at random.";
-    Shuffle = "shuffle", Keyword, Guarded, RNG_AND_REDECIDES, [],
+    Shuffle = "shuffle", Keyword, Guarded, RNG_AND_REDECIDES, [], Model(Control),
         "Each accepting decider once per round, in random order.";
-    Scored = "scored", Keyword, Guarded, REDECIDES, [],
+    Scored = "scored", Keyword, Guarded, REDECIDES, [], Model(Control),
         "The accepting decider with the best score.";
-    Scope = "scope", Keyword, One, SCOPE, [],
+    Scope = "scope", Keyword, One, SCOPE, [], Model(Decorator),
         "Hooks run on entering, on every tick and on leaving (exit guaranteed).";
-    After = "after", Keyword, One, AFTER, [],
+    After = "after", Keyword, One, AFTER, [], Model(Decorator),
         "Runs an expression once the child succeeded, failed, finished either way, or was halted.";
-    SkipIf = "skip_if", Keyword, One, EXPR, [],
+    SkipIf = "skip_if", Keyword, One, EXPR, [], Model(Decorator),
         "Before the child starts: if the expression is true, its parent passes over the node.";
-    SuccessIf = "success_if", Keyword, One, EXPR, [],
+    SuccessIf = "success_if", Keyword, One, EXPR, [], Model(Decorator),
         "Before the child starts: if the expression is true, Success without ticking it.";
-    FailureIf = "failure_if", Keyword, One, EXPR, [],
+    FailureIf = "failure_if", Keyword, One, EXPR, [], Model(Decorator),
         "Before the child starts: if the expression is true, Failure without ticking it.";
-    RunWhile = "run_while", Keyword, One, EXPR, [],
+    RunWhile = "run_while", Keyword, One, EXPR, [], Model(Decorator),
         "Checked before the child starts and every tick it runs: when false, the child is halted and the parent passes over the node.";
-    Wait = "wait", Keyword, None, SECONDS, [context],
+    Wait = "wait", Keyword, None, SECONDS, [context], Builtin("Sleep"),
         "Running for `seconds` after its first tick, then Success.";
-    Timeout = "timeout", Keyword, One, SECONDS, [context],
+    Timeout = "timeout", Keyword, One, SECONDS, [context], Builtin("Timeout"),
         "The child fails, halted, if it runs longer than `seconds`.";
-    Delay = "delay", Keyword, One, SECONDS, [context],
+    Delay = "delay", Keyword, One, SECONDS, [context], Builtin("Delay"),
         "Running for `seconds`, then the child.";
-    Cooldown = "cooldown", Keyword, One, SECONDS, [context],
+    Cooldown = "cooldown", Keyword, One, SECONDS, [context], Model(Decorator),
         "Fails without ticking the child for `seconds` after it finished.";
-    Every = "every", Keyword, One, SECONDS, [context],
+    Every = "every", Keyword, One, SECONDS, [context], Model(Decorator),
         "Starts the child at most once every `seconds`; fails without ticking it in between.";
-    RunOnce = "run_once", Keyword, One, RUN_ONCE, [],
+    RunOnce = "run_once", Keyword, One, RUN_ONCE, [], Builtin("RunOnce"),
         "Runs the child until it finishes once; later ticks return how it finished, or pass over the node with `then_skip = true`.";
-    Gate = "gate", Keyword, One, GATE, [shared],
+    Gate = "gate", Keyword, One, GATE, [shared], Model(Decorator),
         "At most `capacity` agents inside the child at once.";
-    GlobalCooldown = "global_cooldown", Keyword, One, SECONDS, [context, shared],
+    GlobalCooldown = "global_cooldown", Keyword, One, SECONDS, [context, shared], Model(Decorator),
         "No agent enters the child until `seconds` after any agent finished it.";
-    Rendezvous = "rendezvous", Keyword, One, RENDEZVOUS, [shared, binds],
+    Rendezvous = "rendezvous", Keyword, One, RENDEZVOUS, [shared, binds], Model(Decorator),
         "Waits until `members` agents joined, then runs the child with each one's role.";
-    Sync = "sync", Keyword, None, NONE, [],
+    Sync = "sync", Keyword, None, NONE, [], Model(Action),
         "Inside a rendezvous: waits for every member to arrive.";
-    Monitor = "monitor", Keyword, None, EXPR, [],
+    Monitor = "monitor", Keyword, None, EXPR, [], Model(Condition),
         "Like `cond`; when false it is armed, and restarts the tree once it turns true.";
-    Switch = "switch", Keyword, Arms, EXPR, [],
+    Switch = "switch", Keyword, Arms, EXPR, [], Model(Control),
         "Runs the arm whose pattern matches; halts the previous arm on a change.";
-    Cond = "cond", Expr, None, NONE, [],
+    Cond = "cond", Expr, None, NONE, [], Model(Condition),
         "Success if the `bool` expression is true, Failure if false.";
-    Action = "action", Expr, None, NONE, [],
+    Action = "action", Expr, None, NONE, [], Model(Action),
         "The `Status` expression, evaluated each tick it is reached.";
-    Leaf = "leaf", Rust, None, NONE, [],
+    Leaf = "leaf", Rust, None, NONE, [], Model(Action),
         "A stateful leaf type: start, tick and halt, with memory while it runs.";
-    Subtree = "subtree", Rust, None, NONE, [],
+    Subtree = "subtree", Rust, None, NONE, [], Builtin("SubTree"),
         "An embedded tree generated by this macro.";
-    Success = "success", Keyword, None, NONE, [],
+    Success = "success", Keyword, None, NONE, [], Builtin("AlwaysSuccess"),
         "Always Success.";
-    Failure = "failure", Keyword, None, NONE, [],
+    Failure = "failure", Keyword, None, NONE, [], Builtin("AlwaysFailure"),
         "Always Failure.";
-    Running = "running", Keyword, None, NONE, [],
+    Running = "running", Keyword, None, NONE, [], Model(Action),
         "Always Running.";
 }
 

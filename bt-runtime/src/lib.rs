@@ -17,7 +17,10 @@
 //! - [`trace`], leveled trace output that costs nothing when off;
 //! - [`BehaviorTree`], implemented by every generated tree, with its static
 //!   node table ([`NodeInfo`]), a walk over an agent's active path and
-//!   [`print_state`](BehaviorTree::print_state).
+//!   [`print_state`](BehaviorTree::print_state), and its views as
+//!   constants ([`view`]): BehaviorTree.CPP XML, Mermaid and Graphviz;
+//! - [`record`] (with `std`), per-agent recording of every node's status
+//!   transitions, written as BehaviorTree.CPP `.btlog` files or JSON lines.
 #![no_std]
 
 #[cfg(feature = "std")]
@@ -34,7 +37,10 @@ pub mod parallel;
 pub mod shared;
 mod status;
 mod stimuli;
+#[cfg(feature = "std")]
+pub mod record;
 pub mod trace;
+pub mod view;
 
 pub use bitflags;
 pub use context::{Context, Ctx, NoFlags};

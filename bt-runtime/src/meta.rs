@@ -192,6 +192,25 @@ pub trait BehaviorTree: Default + Clone + core::fmt::Debug {
     const NODES: &'static [NodeInfo];
     /// Bytes of per-agent state: `size_of::<Self>()`.
     const STATE_SIZE: usize = core::mem::size_of::<Self>();
+    /// The tree's views as the macro computed them, with the views of the
+    /// trees it embeds: what [`view`](crate::view) joins into documents and
+    /// [`record`](crate::record) lays out.
+    const VIEW: &'static crate::view::TreeView;
+    /// The tree as a BehaviorTree.CPP 4 XML file, the form Groot2 opens and
+    /// edits: one `<BehaviorTree>` per tree (this one and each tree it
+    /// embeds), built-in nodes under their BT.CPP names and ports, and a
+    /// `<TreeNodesModel>` entry for every other node. See
+    /// [`view`](crate::view) for the mapping.
+    const BTCPP_XML: &'static str;
+    /// The same XML in BT.CPP's instance form: one `<BehaviorTree>` per
+    /// embedded instance with its `_fullpath`, every node with its `_uid`.
+    /// It heads `.btlog` files.
+    const BTCPP_INSTANCE_XML: &'static str;
+    /// The tree as a Mermaid flowchart (`flowchart TD`), as shown in the
+    /// type's documentation. Embedded trees are one node each.
+    const MERMAID: &'static str;
+    /// The tree as a Graphviz `digraph`. Embedded trees are one node each.
+    const DOT: &'static str;
 
     /// `true` while the agent is inside the tree: some node holds a place to
     /// resume from on the next tick.

@@ -3,6 +3,7 @@
 
 use crate::context::Context;
 use crate::meta::NodeInfo;
+use crate::status::Status;
 use crate::shared::{Gate, GlobalCooldown, Rendezvous};
 use crate::trace::{Event, Trace, TraceEvent};
 use rand_core::Rng;
@@ -104,6 +105,16 @@ pub fn trace_emit<C: Context>(cx: &C, level: u8, node: &'static NodeInfo, what: 
         node,
         what,
     });
+}
+
+/// Reports the status node `node` returned (trace level 6): one call per
+/// node in generated code, nothing at all with [`NoTrace`].
+#[inline(always)]
+pub fn trace_returned<C: Context>(cx: &C, node: &'static NodeInfo, status: Status) -> Status {
+    if trace_level(cx) >= crate::trace::STATUSES {
+        trace_emit(cx, crate::trace::STATUSES, node, Event::Returned(status));
+    }
+    status
 }
 
 /// Flag preconditions, as generated for `flags(..)` and `stimuli(..)`

@@ -4,7 +4,8 @@
 //! Levels follow Spore's five: 1 and 2 report transitions only (a decider
 //! child activates; a child ends, is interrupted or a group redecides),
 //! 3 to 5 report every tick (3: tick start and end; 4: each active child
-//! continued; 5: every guard's verdict).
+//! continued; 5: every guard's verdict). Level 6 adds the status each node
+//! returns, for recorders that follow every node.
 
 use crate::meta::NodeInfo;
 use crate::status::Status;
@@ -19,6 +20,11 @@ pub const TICKS: u8 = 3;
 pub const CONTINUES: u8 = 4;
 /// Every guard checked, with its verdict.
 pub const GUARDS: u8 = 5;
+/// The status every node returns, every tick (in the order nodes finish
+/// their tick: children before parents), the entry into each embedded
+/// subtree and `reset`: enough to follow every node's status
+/// ([`Recorder`](crate::record::Recorder) listens at this level).
+pub const STATUSES: u8 = 6;
 
 /// Receives trace events from generated trees.
 pub trait Trace {
@@ -106,6 +112,24 @@ impl<T: Trace + ?Sized> Trace for &T {
     }
 }
 
+/// Two hooks at once (a [`Tracer`] printing and a recorder recording,
+/// say): each gets the events up to its own level.
+impl<A: Trace, B: Trace> Trace for (A, B) {
+    const ENABLED: bool = A::ENABLED || B::ENABLED;
+    #[inline]
+    fn level(&self, agent: u64) -> u8 {
+        self.0.level(agent).max(self.1.level(agent))
+    }
+    fn event(&self, event: &TraceEvent) {
+        if A::ENABLED && self.0.level(event.agent) >= event.level {
+            self.0.event(event);
+        }
+        if B::ENABLED && self.1.level(event.agent) >= event.level {
+            self.1.event(event);
+        }
+    }
+}
+
 /// One trace event.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TraceEvent {
@@ -166,6 +190,15 @@ pub enum Event {
         /// Seconds since it was activated.
         active_for: f64,
     },
+    /// The node returned this status for this tick (level 6). Every node
+    /// of a tree with a context reports it, children before parents.
+    Returned(Status),
+    /// A subtree node is about to tick the tree it embeds (level 6): the
+    /// events until this node's `Returned` come from that tree's nodes.
+    EnterSubtree,
+    /// The agent's tree was reset: every running node was halted (level 6;
+    /// `node` is the root).
+    Reset,
     /// A guard was checked (level 5).
     Guard {
         /// The child whose guard it is.
@@ -228,6 +261,9 @@ impl core::fmt::Display for TraceEvent {
                 "continuing {} in {group}, active for {active_for:.3}s",
                 Named(child)
             ),
+            Event::Returned(status) => write!(f, "{group} returned {status}"),
+            Event::EnterSubtree => write!(f, "entering the subtree of {group}"),
+            Event::Reset => write!(f, "{} reset", self.node.tree),
             Event::Guard { child, verdict } => match verdict {
                 Verdict::Accepted(score) => {
                     write!(f, "guard of {} accepts (score {score})", Named(child))

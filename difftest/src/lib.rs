@@ -187,7 +187,7 @@ pub struct Recorder(Rc<RefCell<Vec<String>>>);
 
 impl bt::Trace for Recorder {
     fn level(&self, _: u64) -> u8 {
-        5
+        bt::trace::STATUSES
     }
 
     fn event(&self, e: &TraceEvent) {
@@ -201,6 +201,9 @@ impl bt::Trace for Recorder {
             Event::NoneAccepted => "none accepted".to_string(),
             Event::RedecideLimit => "redecide limit".to_string(),
             Event::MonitorFired { monitor } => format!("fired n{}", id(monitor)),
+            Event::Returned(s) => format!("returned {s:?}"),
+            Event::EnterSubtree => "enter".to_string(),
+            Event::Reset => "reset".to_string(),
             Event::Continue { child, active_for } => {
                 format!("continue n{} {active_for:?}", id(child))
             }
@@ -232,6 +235,9 @@ pub fn interpreted_event(at: &At, level: u8, event: interpret::Event) -> String 
         E::NoneAccepted => "none accepted".to_string(),
         E::RedecideLimit => "redecide limit".to_string(),
         E::MonitorFired { monitor } => format!("fired n{monitor}"),
+        E::Returned(s) => format!("returned {s:?}"),
+        E::EnterSubtree => "enter".to_string(),
+        E::Reset => "reset".to_string(),
         E::Continue { child, active_for } => format!("continue n{child} {active_for:?}"),
         E::Guard { child, verdict } => {
             let verdict = match verdict {
@@ -474,7 +480,7 @@ impl Host for Interpreted<'_> {
     }
 
     fn trace_level(&self) -> u8 {
-        5
+        bt::trace::STATUSES
     }
 
     fn trace(&mut self, at: &At, level: u8, event: interpret::Event) {

@@ -70,6 +70,7 @@ fn compiled_trees_match_the_interpreter() {
         ("trace level 3", " T3 "),
         ("trace level 4", " T4 "),
         ("trace level 5", " T5 "),
+        ("trace level 6", " T6 "),
         ("reset", " reset:"),
     ];
     for (index, (name, run)) in CASES.iter().enumerate() {

@@ -44,6 +44,7 @@ impl Gen<'_> {
                 }
             }
         });
+        let views = self.view_consts();
         let root = self.tree.node(0);
         let active_local = names::active();
         let (is_active, visit) = if root.has_state {
@@ -64,6 +65,7 @@ impl Gen<'_> {
             impl ::__bt::BehaviorTree for #name {
                 const NAME: &'static str = #name_str;
                 const NODES: &'static [::__bt::NodeInfo] = &[#(#nodes),*];
+                #views
 
                 #[inline]
                 fn is_active(&self) -> bool {

@@ -17,6 +17,7 @@ mod shared;
 mod state;
 mod tick;
 mod time;
+mod views;
 
 use crate::ast::TreeDef;
 use crate::ir::{Keep, Kind, Shape, Tree};
@@ -82,7 +83,15 @@ fn generate_tree(tree: &Tree) -> TokenStream {
          has not started; [`tick`]({name}::tick) advances it by one tick. Its size is \
          `{name}::STATE_SIZE` bytes (from `BehaviorTree`)."
     );
+    let reset_trace = tree.context.as_ref().map(|cx| {
+        quote! {
+            if ::__bt::__private::trace_level(&#cx) >= ::__bt::trace::STATUSES {
+                ::__bt::__private::trace_emit(&#cx, ::__bt::trace::STATUSES, &<Self as ::__bt::BehaviorTree>::NODES[0], ::__bt::trace::Event::Reset);
+            }
+        }
+    });
     let has_docs = attrs.iter().any(|a| a.path().is_ident("doc"));
+    let diagram = g.diagram_doc();
     let separator = has_docs.then(|| quote!(#[doc = ""]));
     let lints = quote! {
         #[allow(
@@ -147,6 +156,7 @@ fn generate_tree(tree: &Tree) -> TokenStream {
         #(#attrs)*
         #separator
         #[doc = #size_doc]
+        #(#[doc = #diagram])*
         #[derive(::core::default::Default, ::core::clone::Clone, ::core::fmt::Debug)]
         #vis struct #name {
             /// Lives while nodes run.
@@ -188,6 +198,7 @@ fn generate_tree(tree: &Tree) -> TokenStream {
             #vis fn reset(&mut self, #params) {
                 self.active.halt(#args);
                 self.keep = ::core::default::Default::default();
+                #reset_trace
             }
         }
 
@@ -310,6 +321,18 @@ fn skeleton_tree(tree: &TreeDef) -> TokenStream {
         impl ::__bt::BehaviorTree for #name {
             const NAME: &'static str = #name_str;
             const NODES: &'static [::__bt::NodeInfo] = &[];
+            const VIEW: &'static ::__bt::view::TreeView = &::__bt::view::TreeView {
+                name: #name_str,
+                nodes: &[],
+                xml: &[],
+                models: &[],
+                subtrees: &[],
+                size: 0,
+            };
+            const BTCPP_XML: &'static str = "";
+            const BTCPP_INSTANCE_XML: &'static str = "";
+            const MERMAID: &'static str = "";
+            const DOT: &'static str = "";
             fn is_active(&self) -> bool {
                 false
             }

@@ -149,9 +149,20 @@ impl Gen<'_> {
             self.tick(id)
         };
         let r = names::result();
-        quote! {
-            #[doc = #doc]
-            let #r: ::__bt::Status = #code;
+        match &self.tree.context {
+            // With a context, every node reports its status to the trace
+            // hook (level 6); with `NoTrace` the call is nothing.
+            Some(cx) => {
+                let nodes = names::nodes();
+                quote! {
+                    #[doc = #doc]
+                    let #r: ::__bt::Status = ::__bt::__private::trace_returned(&#cx, &#nodes[#id], #code);
+                }
+            }
+            None => quote! {
+                #[doc = #doc]
+                let #r: ::__bt::Status = #code;
+            },
         }
     }
 
@@ -174,7 +185,9 @@ impl Gen<'_> {
                 let (keep, field) = (names::keep(), names::keep_field(id, Keep::Subtree));
                 let parts =
                     quote!(<#path as ::__bt::__private::Embed>::parts(#place, &mut #keep.#field));
-                self.subtree_call(path, "tick", parts, args, *paren)
+                let call = self.subtree_call(path, "tick", parts, args, *paren);
+                let enter = self.trace(6, id, quote!(EnterSubtree));
+                quote!({ #enter #call })
             }
             Kind::Sequence => self.one_of(id, OneOf::Plain, "Success", "Failure"),
             Kind::SequenceWithMemory => self.one_of(id, OneOf::Memory, "Success", "Failure"),

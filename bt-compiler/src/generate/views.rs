@@ -1,0 +1,424 @@
+//! The tree's views, as constants of its `BehaviorTree` impl: the pieces
+//! of its BehaviorTree.CPP XML (joined with the trees it embeds by the
+//! runtime's `view` module, in const context), a Mermaid flowchart, a
+//! Graphviz digraph, and the diagram in the type's documentation.
+//!
+//! The mapping to BT.CPP names and ports is documented in the runtime's
+//! `view` module; the node-kind table says which kinds are built-ins.
+
+use super::Gen;
+use crate::ir::{Constant, Kind, Node};
+use crate::kinds::{Btcpp, Category};
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// Trees up to this many nodes get their diagram in their documentation;
+/// larger ones would not be readable there (`MERMAID` still has them).
+const DOC_DIAGRAM_NODES: usize = 120;
+
+/// Node labels in diagrams are cut to this many characters.
+const DIAGRAM_TEXT: usize = 48;
+
+/// One piece of the XML body, as the runtime's `XmlPart`.
+enum Part {
+    Text(String),
+    Uid,
+    Subtree(usize),
+}
+
+impl Gen<'_> {
+    /// The view constants of the `BehaviorTree` impl.
+    pub(super) fn view_consts(&self) -> TokenStream {
+        let name = &self.tree.name;
+        let name_str = name.to_string();
+        let (parts, models) = self.xml_parts();
+        let parts = parts.iter().map(|p| match p {
+            Part::Text(t) => quote!(::__bt::view::XmlPart::Text(#t)),
+            Part::Uid => quote!(::__bt::view::XmlPart::Uid),
+            Part::Subtree(k) => quote!(::__bt::view::XmlPart::Subtree(#k)),
+        });
+        let subtrees: Vec<(usize, &syn::Path)> = self
+            .tree
+            .nodes
+            .iter()
+            .filter_map(|n| match &n.kind {
+                Kind::Subtree { path, .. } => Some((n.id, path)),
+                _ => None,
+            })
+            .collect();
+        let embedded = subtrees.iter().map(|(node, path)| {
+            quote!(::__bt::view::Embedded { node: #node, view: <#path as ::__bt::BehaviorTree>::VIEW })
+        });
+        let sizes = subtrees
+            .iter()
+            .map(|(_, path)| quote!(+ <#path as ::__bt::BehaviorTree>::VIEW.size));
+        let own = self.tree.nodes.len();
+        let (mermaid, dot) = (self.mermaid(), self.dot());
+        let document = |form: TokenStream| {
+            quote! {{
+                const LEN: usize = <#name as ::__bt::BehaviorTree>::VIEW.xml_len(::__bt::view::Form::#form);
+                const BYTES: [u8; LEN] = <#name as ::__bt::BehaviorTree>::VIEW.xml::<LEN>(::__bt::view::Form::#form);
+                ::__bt::view::text(&BYTES)
+            }}
+        };
+        let (definition, instance) = (document(quote!(Definition)), document(quote!(Instance)));
+        quote! {
+            const VIEW: &'static ::__bt::view::TreeView = &::__bt::view::TreeView {
+                name: #name_str,
+                nodes: <Self as ::__bt::BehaviorTree>::NODES,
+                xml: &[#(#parts),*],
+                models: &[#(#models),*],
+                subtrees: &[#(#embedded),*],
+                size: #own #(#sizes)*,
+            };
+            const BTCPP_XML: &'static str = #definition;
+            const BTCPP_INSTANCE_XML: &'static str = #instance;
+            const MERMAID: &'static str = #mermaid;
+            const DOT: &'static str = #dot;
+        }
+    }
+
+    /// The type's documentation lines that show the tree as a diagram.
+    pub(super) fn diagram_doc(&self) -> Vec<String> {
+        if self.tree.nodes.len() > DOC_DIAGRAM_NODES {
+            return vec![
+                String::new(),
+                format!(
+                    " The tree has {} nodes, too many to draw here: see \
+                     `BehaviorTree::MERMAID` and `BehaviorTree::DOT`.",
+                    self.tree.nodes.len()
+                ),
+            ];
+        }
+        let mut lines = vec![String::new(), "<pre class=\"mermaid\">".to_owned()];
+        lines.extend(self.mermaid().lines().map(html));
+        lines.push("</pre>".to_owned());
+        lines.push(
+            "<script type=\"module\">import mermaid from \
+             \"https://cdn.jsdelivr.net/npm/mermaid@11/dist/mermaid.esm.min.mjs\"; \
+             mermaid.initialize({ startOnLoad: true });</script>"
+                .to_owned(),
+        );
+        lines
+    }
+
+    /// The XML body in pieces, and the tree's model entries.
+    fn xml_parts(&self) -> (Vec<Part>, Vec<String>) {
+        let mut parts = Vec::new();
+        let mut text = String::new();
+        let mut models: Vec<String> = Vec::new();
+        let mut subtrees = 0;
+        self.xml_node(0, 2, &mut parts, &mut text, &mut models, &mut subtrees);
+        if !text.is_empty() {
+            parts.push(Part::Text(text));
+        }
+        (parts, models)
+    }
+
+    fn xml_node(
+        &self,
+        id: usize,
+        depth: usize,
+        parts: &mut Vec<Part>,
+        text: &mut String,
+        models: &mut Vec<String>,
+        subtrees: &mut usize,
+    ) {
+        let node = self.tree.node(id);
+        let indent = "  ".repeat(depth);
+        let tag = btcpp_id(node);
+        text.push_str(&format!("{indent}<{tag}"));
+        let flush = |parts: &mut Vec<Part>, text: &mut String, part: Part| {
+            parts.push(Part::Text(std::mem::take(text)));
+            parts.push(part);
+        };
+        if let Kind::Subtree { .. } = node.kind {
+            flush(parts, text, Part::Subtree(*subtrees));
+            *subtrees += 1;
+        } else {
+            flush(parts, text, Part::Uid);
+        }
+        if let Some(label) = &node.label {
+            text.push_str(&format!(" name=\"{}\"", xml(label)));
+        }
+        let (ports, described) = ports(node);
+        for (port, value) in ports {
+            text.push_str(&format!(" {port}=\"{}\"", xml(&value)));
+        }
+        if described {
+            text.push_str(&format!(" _description=\"{}\"", xml(&node.detail)));
+        }
+        if let Some(guard) = &node.guard {
+            text.push_str(&format!(" _guard=\"{}\"", xml(&guard.text)));
+        }
+        if let Some(arm) = &node.arm {
+            text.push_str(&format!(" _case=\"{}\"", xml(&tokens(arm))));
+        }
+        if let Btcpp::Model(category) = node.row.info().btcpp {
+            let model = format!("<{} ID=\"{tag}\" editable=\"true\"/>", category.tag());
+            if !models.contains(&model) {
+                models.push(model);
+            }
+        }
+        if node.children.is_empty() {
+            text.push_str("/>\n");
+            return;
+        }
+        text.push_str(">\n");
+        for &child in &node.children {
+            self.xml_node(child, depth + 1, parts, text, models, subtrees);
+        }
+        text.push_str(&format!("{indent}</{tag}>\n"));
+    }
+
+    /// The tree as a Mermaid flowchart.
+    pub(super) fn mermaid(&self) -> String {
+        let mut out = String::from("flowchart TD\n");
+        for node in &self.tree.nodes {
+            let text = mermaid_text(&caption(node));
+            let (open, close) = match shape(node) {
+                Shape::Control => ("[", "]"),
+                Shape::Decorator => ("(", ")"),
+                Shape::Action => ("([", "])"),
+                Shape::Condition => ("{{", "}}"),
+                Shape::Subtree => ("[[", "]]"),
+            };
+            out.push_str(&format!("  n{}{open}\"{text}\"{close}\n", node.id));
+        }
+        for node in &self.tree.nodes {
+            if let Some(parent) = node.parent {
+                match edge(node) {
+                    Some(label) => out.push_str(&format!(
+                        "  n{parent} -->|\"{}\"| n{}\n",
+                        mermaid_text(&label),
+                        node.id
+                    )),
+                    None => out.push_str(&format!("  n{parent} --> n{}\n", node.id)),
+                }
+            }
+        }
+        out
+    }
+
+    /// The tree as a Graphviz digraph.
+    pub(super) fn dot(&self) -> String {
+        let mut out = format!(
+            "digraph \"{}\" {{\n  node [fontname=\"Helvetica\"];\n",
+            self.tree.name
+        );
+        for node in &self.tree.nodes {
+            let style = match shape(node) {
+                Shape::Control => "shape=box",
+                Shape::Decorator => "shape=box, style=rounded",
+                Shape::Action => "shape=ellipse",
+                Shape::Condition => "shape=hexagon",
+                Shape::Subtree => "shape=box, peripheries=2",
+            };
+            out.push_str(&format!(
+                "  n{} [label=\"{}\", {style}];\n",
+                node.id,
+                dot_text(&caption(node))
+            ));
+        }
+        for node in &self.tree.nodes {
+            if let Some(parent) = node.parent {
+                match edge(node) {
+                    Some(label) => out.push_str(&format!(
+                        "  n{parent} -> n{} [label=\"{}\"];\n",
+                        node.id,
+                        dot_text(&label)
+                    )),
+                    None => out.push_str(&format!("  n{parent} -> n{};\n", node.id)),
+                }
+            }
+        }
+        out.push_str("}\n");
+        out
+    }
+}
+
+/// How a diagram draws a node.
+enum Shape {
+    Control,
+    Decorator,
+    Action,
+    Condition,
+    Subtree,
+}
+
+fn shape(node: &Node) -> Shape {
+    if let Kind::Subtree { .. } = node.kind {
+        return Shape::Subtree;
+    }
+    match (node.row.info().btcpp, node.children.len()) {
+        (Btcpp::Model(Category::Condition), _) => Shape::Condition,
+        (_, 0) => Shape::Action,
+        (_, 1) => Shape::Decorator,
+        _ => Shape::Control,
+    }
+}
+
+/// `'label: detail`, cut to [`DIAGRAM_TEXT`] characters.
+fn caption(node: &Node) -> String {
+    let text = match &node.label {
+        Some(label) => format!("'{label}: {}", node.detail),
+        None => node.detail.clone(),
+    };
+    cut(&text)
+}
+
+/// The text on the edge into `node`: its guard, or its `switch` pattern.
+fn edge(node: &Node) -> Option<String> {
+    if let Some(guard) = &node.guard {
+        return Some(cut(&guard.text));
+    }
+    node.arm.as_ref().map(|arm| cut(&tokens(arm)))
+}
+
+fn cut(text: &str) -> String {
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if text.chars().count() <= DIAGRAM_TEXT {
+        return text;
+    }
+    let mut short: String = text.chars().take(DIAGRAM_TEXT - 1).collect();
+    short.push('…');
+    short
+}
+
+fn tokens(t: &impl quote::ToTokens) -> String {
+    t.to_token_stream().to_string()
+}
+
+/// The BT.CPP ID a node is written under.
+fn btcpp_id(node: &Node) -> String {
+    match (&node.kind, node.row.info().btcpp) {
+        (_, Btcpp::Builtin(name)) => name.to_owned(),
+        (Kind::Cond(_), _) => "Cond".to_owned(),
+        (Kind::Action(_), _) => "Act".to_owned(),
+        (Kind::Constant(Constant::Running), _) => "AlwaysRunning".to_owned(),
+        (Kind::Leaf { path, .. }, _) => flatten(path),
+        (_, Btcpp::Model(_)) => node
+            .row
+            .keyword()
+            .split('_')
+            .map(|word| {
+                let mut chars = word.chars();
+                chars
+                    .next()
+                    .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
+                    .unwrap_or_default()
+            })
+            .collect(),
+    }
+}
+
+/// `ai::MoveTo` -> `ai_MoveTo`: BT.CPP names may not hold `:`.
+fn flatten(path: &syn::Path) -> String {
+    path.segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .filter(|s| !matches!(s.as_str(), "crate" | "self" | "super"))
+        .collect::<Vec<_>>()
+        .join("_")
+}
+
+/// A built-in's ports, and whether the node's source text goes in
+/// `_description` (for our own nodes, and built-ins whose arguments are
+/// Rust expressions).
+fn ports(node: &Node) -> (Vec<(&'static str, String)>, bool) {
+    let bound = |b: Option<u32>| b.map_or("-1".to_owned(), |n| n.to_string());
+    match &node.kind {
+        Kind::Parallel { success, failure } => (
+            vec![
+                ("success_count", success.to_string()),
+                ("failure_count", failure.to_string()),
+            ],
+            false,
+        ),
+        Kind::ParallelAll { max_failures } => {
+            (vec![("max_failures", max_failures.to_string())], false)
+        }
+        Kind::Repeat(n) => (vec![("num_cycles", bound(*n))], false),
+        Kind::Retry(n) => (vec![("num_attempts", bound(*n))], false),
+        Kind::Timeout(s) => msec(node, "msec", s),
+        Kind::Delay(s) => msec(node, "delay_msec", s),
+        Kind::Wait(s) => msec(node, "msec", s),
+        Kind::RunOnce { skip } => (
+            vec![("then_skip", skip.is_some().to_string())],
+            false,
+        ),
+        Kind::Subtree { .. } => (Vec::new(), true),
+        _ => (
+            Vec::new(),
+            matches!(node.row.info().btcpp, Btcpp::Model(_)),
+        ),
+    }
+}
+
+/// Seconds as milliseconds when they are a number literal; otherwise a
+/// blackboard reference named after the node, with the expression in
+/// `_description`.
+fn msec(node: &Node, port: &'static str, seconds: &syn::Expr) -> (Vec<(&'static str, String)>, bool) {
+    let literal = match seconds {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(i),
+            ..
+        }) => i.base10_parse::<f64>().ok(),
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Float(f),
+            ..
+        }) => f.base10_parse::<f64>().ok(),
+        _ => None,
+    };
+    match literal {
+        Some(s) => (vec![(port, format!("{}", (s * 1000.0).round() as u64))], false),
+        None => (
+            vec![(port, format!("{{{}_n{}}}", node.row.keyword(), node.id))],
+            true,
+        ),
+    }
+}
+
+/// Escapes an XML attribute value.
+fn xml(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\n' => out.push_str("&#10;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Escapes text inside a `<pre>` of the documentation.
+fn html(line: &str) -> String {
+    line.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// Mermaid label text: quotes and angle brackets as Mermaid's entity codes.
+fn mermaid_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("#quot;"),
+            '<' => out.push_str("#lt;"),
+            '>' => out.push_str("#gt;"),
+            '#' => out.push_str("#35;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Graphviz label text.
+fn dot_text(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('"', "\\\"")
+}

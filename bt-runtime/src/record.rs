@@ -1,0 +1,683 @@
+//! Recording, per agent, every status transition of every node, and
+//! writing it as a BehaviorTree.CPP `.btlog` file or as JSON lines.
+//!
+//! A [`Recorder`] is a [`Trace`] hook: put it in the tick context
+//! (`Ctx::new(now, dt).trace(&recorder)`, or your own [`Context`]) and the
+//! tree reports the status each node returns (trace level
+//! [`STATUSES`]). With [`NoTrace`](crate::NoTrace) none of that code
+//! exists, so recording costs nothing when it is not attached.
+//!
+//! # What is recorded
+//!
+//! Each node has a status: idle, running, success or failure, changing as
+//! BehaviorTree.CPP's nodes change theirs, so a recording reads like (and is
+//! compared in tests with) a BT.CPP log of the same run:
+//! - a node with children becomes running when its tick starts; a leaf
+//!   takes the status it returns;
+//! - a node that finishes first returns its children to idle (deepest
+//!   first, in child order), then takes its status;
+//! - a finished child goes back to idle at once under a node with one child
+//!   (decorators, subtree nodes), and when the parent finishes under the
+//!   others (a `sequence` keeps its succeeded children until it finishes);
+//! - a `reactive_sequence` or `reactive_select` whose child runs returns
+//!   its other children to idle (halting a later one that was running);
+//!   decider groups and `switch` do so when they enter another child, and
+//!   `while_do_else` when it enters the other branch;
+//! - the root goes back to idle right after it finishes; `reset` and a
+//!   firing `monitor` return every node of the tree to idle.
+//!
+//! Transitions carry the tick's time ([`Context::now`]) and the node's uid
+//! in the tree with its subtrees expanded (see [`view`](crate::view)): the
+//! same numbers as [`BehaviorTree::BTCPP_INSTANCE_XML`]. Nodes inside an
+//! embedded tree are recorded when that tree has a context binding too.
+//!
+//! # Memory
+//!
+//! Each agent gets, when the recorder is built, a ring of `capacity`
+//! transitions of 16 bytes each ([`Transition`]), one status byte per node
+//! and a stack as deep as subtrees nest. Recording allocates nothing after
+//! that; when the ring is full the oldest transitions are dropped and
+//! counted ([`Recorder::dropped`]).
+//!
+//! The `bt` crate's reference has an example ("Views and recording").
+//!
+//! [`Context`]: crate::Context
+//! [`Context::now`]: crate::Context::now
+//! [`BehaviorTree::BTCPP_INSTANCE_XML`]: crate::BehaviorTree::BTCPP_INSTANCE_XML
+
+use crate::meta::{BehaviorTree, NodeInfo, NodeKind};
+use crate::status::Status;
+use crate::trace::{Event, STATUSES, Trace, TraceEvent};
+use crate::view::{TreeView, expand};
+use std::io::{self, Write};
+use std::string::String;
+use std::sync::{Mutex, PoisonError};
+use std::vec::Vec;
+
+/// A node's status in a recording, with BehaviorTree.CPP's numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum NodeStatus {
+    /// Not started, or returned to idle by its parent.
+    Idle = 0,
+    /// Ticked and not finished.
+    Running = 1,
+    /// Finished with success.
+    Success = 2,
+    /// Finished with failure.
+    Failure = 3,
+}
+
+impl NodeStatus {
+    /// The name used in JSON lines: `idle`, `running`, `success`, `failure`.
+    pub fn name(self) -> &'static str {
+        match self {
+            NodeStatus::Idle => "idle",
+            NodeStatus::Running => "running",
+            NodeStatus::Success => "success",
+            NodeStatus::Failure => "failure",
+        }
+    }
+
+    fn is_done(self) -> bool {
+        matches!(self, NodeStatus::Success | NodeStatus::Failure)
+    }
+}
+
+impl From<Status> for NodeStatus {
+    fn from(status: Status) -> Self {
+        match status {
+            Status::Running => NodeStatus::Running,
+            Status::Success => NodeStatus::Success,
+            Status::Failure => NodeStatus::Failure,
+        }
+    }
+}
+
+/// One recorded transition: 16 bytes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Transition {
+    /// The tick's time, in seconds ([`Context::now`](crate::Context::now)).
+    pub time: f64,
+    /// The node's uid (see [`view`](crate::view)).
+    pub uid: u16,
+    /// The status it changed to.
+    pub status: NodeStatus,
+}
+
+/// How a node's children go back to idle, besides all of them when the
+/// node finishes (see the module docs).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Rule {
+    /// A child that finished stays so until the node finishes.
+    Keep,
+    /// A child that finished goes back to idle at once.
+    One,
+    /// A child that runs returns the others to idle.
+    Reactive,
+    /// Entering a child returns the others to idle.
+    Exclusive,
+    /// Entering the second or third child returns the other one to idle.
+    Branches,
+}
+
+fn rule(kind: NodeKind) -> Rule {
+    match kind {
+        NodeKind::Sequence
+        | NodeKind::SequenceWithMemory
+        | NodeKind::Select
+        | NodeKind::IfThenElse
+        | NodeKind::Parallel
+        | NodeKind::ParallelAll => Rule::Keep,
+        NodeKind::ReactiveSequence | NodeKind::ReactiveSelect => Rule::Reactive,
+        NodeKind::WhileDoElse => Rule::Branches,
+        NodeKind::Prioritized
+        | NodeKind::Sequential
+        | NodeKind::Random
+        | NodeKind::Shuffle
+        | NodeKind::Scored
+        | NodeKind::Switch => Rule::Exclusive,
+        NodeKind::Invert
+        | NodeKind::ForceSuccess
+        | NodeKind::ForceFailure
+        | NodeKind::KeepRunningUntilFailure
+        | NodeKind::Repeat
+        | NodeKind::Retry
+        | NodeKind::Scope
+        | NodeKind::After
+        | NodeKind::SkipIf
+        | NodeKind::SuccessIf
+        | NodeKind::FailureIf
+        | NodeKind::RunWhile
+        | NodeKind::Timeout
+        | NodeKind::Delay
+        | NodeKind::Cooldown
+        | NodeKind::Every
+        | NodeKind::RunOnce
+        | NodeKind::Gate
+        | NodeKind::GlobalCooldown
+        | NodeKind::Rendezvous
+        | NodeKind::Subtree => Rule::One,
+        // Leaves have no children to return to idle.
+        NodeKind::Wait
+        | NodeKind::Sync
+        | NodeKind::Monitor
+        | NodeKind::Cond
+        | NodeKind::Action
+        | NodeKind::Leaf
+        | NodeKind::Success
+        | NodeKind::Failure
+        | NodeKind::Running => Rule::Keep,
+    }
+}
+
+/// One node of the expanded tree.
+struct Slot {
+    info: &'static NodeInfo,
+    parent: u16,
+    /// Range of `Layout::children`.
+    children: (u32, u32),
+}
+
+/// The expanded tree, shared by every agent.
+struct Layout {
+    /// Indexed by uid; slot 0 is unused.
+    slots: Vec<Slot>,
+    children: Vec<u16>,
+    view: &'static TreeView,
+    instance_xml: &'static str,
+    /// How deep subtrees nest, plus one.
+    nesting: usize,
+}
+
+impl Layout {
+    fn new(view: &'static TreeView, instance_xml: &'static str) -> Layout {
+        assert!(
+            view.size < u16::MAX as usize,
+            "a recorded tree has at most 65,534 nodes (uids are 16-bit, as in .btlog files)"
+        );
+        let mut placed = Vec::with_capacity(view.size);
+        expand(view, &mut |p| placed.push(p));
+        let mut kids: Vec<Vec<u16>> = (0..=placed.len()).map(|_| Vec::new()).collect();
+        for p in &placed {
+            kids[p.parent as usize].push(p.uid);
+        }
+        let mut slots = Vec::with_capacity(placed.len() + 1);
+        let mut children = Vec::with_capacity(placed.len());
+        slots.push(Slot {
+            info: placed[0].info,
+            parent: 0,
+            children: (0, 0),
+        });
+        for p in &placed {
+            let start = children.len() as u32;
+            children.extend_from_slice(&kids[p.uid as usize]);
+            slots.push(Slot {
+                info: p.info,
+                parent: p.parent,
+                children: (start, children.len() as u32),
+            });
+        }
+        fn nesting(view: &TreeView) -> usize {
+            1 + view
+                .subtrees
+                .iter()
+                .map(|s| nesting(s.view))
+                .max()
+                .unwrap_or(0)
+        }
+        Layout {
+            slots,
+            children,
+            view,
+            instance_xml,
+            nesting: nesting(view),
+        }
+    }
+
+    fn children(&self, uid: u16) -> &[u16] {
+        let (a, b) = self.slots[uid as usize].children;
+        &self.children[a as usize..b as usize]
+    }
+}
+
+/// The tree instance events come from: the root tree, or an embedded one.
+#[derive(Clone, Copy)]
+struct Instance {
+    /// Uid of the instance's root.
+    base: u16,
+    view: &'static TreeView,
+    /// The subtree node that entered it (`None` for the root tree).
+    entered_by: Option<&'static NodeInfo>,
+}
+
+/// One agent's recording.
+struct Agent {
+    status: Vec<NodeStatus>,
+    ring: Vec<Transition>,
+    /// Index of the oldest transition once the ring is full.
+    head: usize,
+    dropped: u64,
+    stack: Vec<Instance>,
+    now: f64,
+}
+
+impl Agent {
+    fn new(layout: &Layout, capacity: usize) -> Agent {
+        let mut stack = Vec::with_capacity(layout.nesting);
+        stack.push(Instance {
+            base: 1,
+            view: layout.view,
+            entered_by: None,
+        });
+        Agent {
+            status: std::vec![NodeStatus::Idle; layout.slots.len()],
+            ring: Vec::with_capacity(capacity),
+            head: 0,
+            dropped: 0,
+            stack,
+            now: 0.0,
+        }
+    }
+
+    fn set(&mut self, uid: u16, status: NodeStatus) {
+        if self.status[uid as usize] == status {
+            return;
+        }
+        self.status[uid as usize] = status;
+        let t = Transition {
+            time: self.now,
+            uid,
+            status,
+        };
+        if self.ring.len() < self.ring.capacity() {
+            self.ring.push(t);
+        } else if !self.ring.is_empty() {
+            self.ring[self.head] = t;
+            self.head = (self.head + 1) % self.ring.len();
+            self.dropped += 1;
+        } else {
+            self.dropped += 1;
+        }
+    }
+
+    /// Returns `uid` and everything under it to idle, deepest first.
+    fn reset(&mut self, layout: &Layout, uid: u16) {
+        if self.status[uid as usize] == NodeStatus::Idle {
+            return;
+        }
+        self.reset_children(layout, uid);
+        self.set(uid, NodeStatus::Idle);
+    }
+
+    fn reset_children(&mut self, layout: &Layout, uid: u16) {
+        for &child in layout.children(uid) {
+            self.reset(layout, child);
+        }
+    }
+
+    /// `uid`'s tick has started: its parent's has too, and the parent's
+    /// rule may return siblings to idle.
+    fn enter(&mut self, layout: &Layout, uid: u16) {
+        let parent = layout.slots[uid as usize].parent;
+        if parent != 0 {
+            if self.status[parent as usize] != NodeStatus::Running {
+                self.enter(layout, parent);
+            }
+            let siblings = layout.children(parent);
+            match rule(layout.slots[parent as usize].info.kind) {
+                Rule::Exclusive => {
+                    for &s in siblings {
+                        if s != uid {
+                            self.reset(layout, s);
+                        }
+                    }
+                }
+                Rule::Branches => {
+                    if let Some(i) = siblings.iter().position(|&s| s == uid) {
+                        if i > 0 {
+                            for (j, &s) in siblings.iter().enumerate() {
+                                if j > 0 && j != i {
+                                    self.reset(layout, s);
+                                }
+                            }
+                        }
+                    }
+                }
+                Rule::Keep | Rule::One | Rule::Reactive => {}
+            }
+        }
+        if !layout.children(uid).is_empty() {
+            self.set(uid, NodeStatus::Running);
+        }
+    }
+
+    fn returned(&mut self, layout: &Layout, uid: u16, status: NodeStatus) {
+        self.enter(layout, uid);
+        if status.is_done() {
+            self.reset_children(layout, uid);
+        }
+        self.set(uid, status);
+        let parent = layout.slots[uid as usize].parent;
+        if parent == 0 {
+            if status.is_done() {
+                self.reset(layout, uid);
+            }
+            return;
+        }
+        match rule(layout.slots[parent as usize].info.kind) {
+            Rule::One if status.is_done() => self.reset(layout, uid),
+            Rule::Reactive if status == NodeStatus::Running => {
+                for &s in layout.children(parent) {
+                    if s != uid {
+                        self.reset(layout, s);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The uid of `node` in the current instance, if it belongs to it.
+    fn uid(&self, node: &'static NodeInfo) -> Option<(u16, Instance)> {
+        let top = *self.stack.last()?;
+        (node.tree == top.view.name && node.id < top.view.nodes.len())
+            .then(|| (top.base + top.view.offset(node.id) as u16, top))
+    }
+
+    fn apply(&mut self, layout: &Layout, event: &TraceEvent) {
+        self.now = event.now;
+        match event.what {
+            // A tick of the recorded tree itself (not of an embedded one)
+            // starts outside every subtree.
+            Event::TickStart if core::ptr::eq(event.node, &layout.view.nodes[0]) => {
+                self.stack.truncate(1)
+            }
+            Event::Returned(status) => {
+                if event.node.kind == NodeKind::Subtree
+                    && self.stack.len() > 1
+                    && self.stack.last().and_then(|i| i.entered_by) == Some(event.node)
+                {
+                    self.stack.pop();
+                }
+                if let Some((uid, _)) = self.uid(event.node) {
+                    self.returned(layout, uid, status.into());
+                }
+            }
+            Event::EnterSubtree => {
+                if let Some((uid, top)) = self.uid(event.node) {
+                    self.enter(layout, uid);
+                    let embedded = top.view.subtrees.iter().find(|s| s.node == event.node.id);
+                    if let Some(embedded) = embedded {
+                        if self.stack.len() < self.stack.capacity() {
+                            self.stack.push(Instance {
+                                base: uid + 1,
+                                view: embedded.view,
+                                entered_by: Some(event.node),
+                            });
+                        }
+                    }
+                }
+            }
+            Event::MonitorFired { .. } => {
+                if let Some(top) = self.stack.last() {
+                    let base = top.base;
+                    self.reset(layout, base);
+                }
+            }
+            Event::Reset => {
+                self.stack.truncate(1);
+                self.reset(layout, 1);
+            }
+            Event::TickStart
+            | Event::TickEnd(_)
+            | Event::Activate { .. }
+            | Event::Interrupt { .. }
+            | Event::End { .. }
+            | Event::NoneAccepted
+            | Event::RedecideLimit
+            | Event::Continue { .. }
+            | Event::Guard { .. } => {}
+        }
+    }
+
+    fn transitions(&self) -> impl Iterator<Item = &Transition> {
+        let (newer, older) = self.ring.split_at(self.head);
+        older.iter().chain(newer)
+    }
+}
+
+/// Records every node's status transitions for agents `0..agents`, each
+/// into a ring of fixed capacity. See the [module docs](self).
+///
+/// A `Recorder` is `Sync`: agents ticked on several threads record into
+/// their own rings (one uncontended lock per event).
+pub struct Recorder {
+    layout: Layout,
+    agents: Vec<Mutex<Agent>>,
+}
+
+impl core::fmt::Debug for Recorder {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Recorder")
+            .field("tree", &self.layout.view.name)
+            .field("nodes", &(self.layout.slots.len() - 1))
+            .field("agents", &self.agents.len())
+            .finish()
+    }
+}
+
+impl Recorder {
+    /// A recorder for agents `0..agents` (their [`Context::agent`] ids)
+    /// of tree `T`, keeping the last `capacity` transitions of each.
+    /// Everything it needs is allocated here.
+    ///
+    /// # Panics
+    /// If `T` has more than 65,534 nodes with its subtrees expanded: uids
+    /// are 16-bit, as in `.btlog` files.
+    ///
+    /// [`Context::agent`]: crate::Context::agent
+    pub fn new<T: BehaviorTree>(agents: usize, capacity: usize) -> Recorder {
+        let layout = Layout::new(T::VIEW, T::BTCPP_INSTANCE_XML);
+        let agents = (0..agents)
+            .map(|_| Mutex::new(Agent::new(&layout, capacity)))
+            .collect();
+        Recorder { layout, agents }
+    }
+
+    /// How many agents it records.
+    pub fn agents(&self) -> usize {
+        self.agents.len()
+    }
+
+    /// Nodes of the tree with its subtrees expanded (the highest uid).
+    pub fn nodes(&self) -> usize {
+        self.layout.slots.len() - 1
+    }
+
+    /// The node with uid `uid`, if there is one.
+    pub fn node(&self, uid: u16) -> Option<&'static NodeInfo> {
+        (uid >= 1)
+            .then(|| self.layout.slots.get(uid as usize))
+            .flatten()
+            .map(|s| s.info)
+    }
+
+    fn agent(&self, agent: u64) -> std::sync::MutexGuard<'_, Agent> {
+        let slot = usize::try_from(agent)
+            .ok()
+            .and_then(|a| self.agents.get(a))
+            .unwrap_or_else(|| panic!("agent {agent} is not recorded"));
+        slot.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The transitions kept for `agent`, oldest first.
+    ///
+    /// # Panics
+    /// If `agent` is not below [`agents`](Self::agents).
+    pub fn transitions(&self, agent: u64) -> Vec<Transition> {
+        self.agent(agent).transitions().copied().collect()
+    }
+
+    /// How many of `agent`'s transitions were dropped because its ring was
+    /// full.
+    pub fn dropped(&self, agent: u64) -> u64 {
+        self.agent(agent).dropped
+    }
+
+    /// Each node's current status for `agent`, indexed by uid (index 0 is
+    /// unused and idle).
+    pub fn statuses(&self, agent: u64) -> Vec<NodeStatus> {
+        self.agent(agent).status.clone()
+    }
+
+    /// Forgets `agent`'s transitions (its nodes keep their statuses).
+    pub fn clear(&self, agent: u64) {
+        let mut a = self.agent(agent);
+        a.ring.clear();
+        a.head = 0;
+        a.dropped = 0;
+    }
+
+    /// Writes `agent`'s recording as a BehaviorTree.CPP FileLogger2 file,
+    /// which Groot2 replays:
+    ///
+    /// - `BTCPP4-FileLogger2` (ASCII) and the protocol byte 1;
+    /// - the instance XML's length (`u32`, little-endian) and the XML
+    ///   ([`BehaviorTree::BTCPP_INSTANCE_XML`]);
+    /// - the start time in microseconds (`i64`): the time of the first
+    ///   transition kept;
+    /// - one 9-byte record per transition: microseconds since the start
+    ///   (48 bits), the uid (`u16`) and the status (`u8`: 0 idle, 1
+    ///   running, 2 success, 3 failure), all little-endian.
+    pub fn write_btlog(&self, agent: u64, out: &mut impl Write) -> io::Result<()> {
+        let a = self.agent(agent);
+        let xml = self.layout.instance_xml.as_bytes();
+        out.write_all(b"BTCPP4-FileLogger2")?;
+        out.write_all(&[1])?;
+        out.write_all(&(xml.len() as u32).to_le_bytes())?;
+        out.write_all(xml)?;
+        let micros = |t: f64| (t * 1e6).round() as i64;
+        let start = a.transitions().next().map_or(0, |t| micros(t.time));
+        out.write_all(&start.to_le_bytes())?;
+        for t in a.transitions() {
+            let offset = (micros(t.time) - start).clamp(0, (1 << 48) - 1) as u64;
+            let mut record = [0u8; 9];
+            record[..6].copy_from_slice(&offset.to_le_bytes()[..6]);
+            record[6..8].copy_from_slice(&t.uid.to_le_bytes());
+            record[8] = t.status as u8;
+            out.write_all(&record)?;
+        }
+        Ok(())
+    }
+
+    /// Writes the recording of `agents` as JSON lines: first the tree, then
+    /// one line per transition, agent by agent.
+    ///
+    /// ```text
+    /// {"format":"arbortick-trace","version":1,"tree":"Hello","nodes":[{"uid":1,"parent":0,"tree":"Hello","id":0,"kind":"sequence","label":null,"detail":"sequence","guard":null,"line":3,"column":9,"depth":0},..]}
+    /// {"agent":0,"time":0,"uid":1,"status":"running"}
+    /// ```
+    ///
+    /// Each node gives its uid and its parent's (0 for the root), the tree
+    /// it belongs to and its id there, its kind (the DSL keyword), label,
+    /// source text (`detail`), decider guard, source position and depth in
+    /// the expanded tree. Times are seconds.
+    pub fn write_jsonl(
+        &self,
+        agents: impl IntoIterator<Item = u64>,
+        out: &mut impl Write,
+    ) -> io::Result<()> {
+        let mut line = String::new();
+        line.push_str("{\"format\":\"arbortick-trace\",\"version\":1,\"tree\":");
+        json_str(&mut line, self.layout.view.name);
+        line.push_str(",\"nodes\":[");
+        let mut first = true;
+        let mut depth = std::vec![0usize; self.layout.slots.len()];
+        for uid in 1..self.layout.slots.len() {
+            let slot = &self.layout.slots[uid];
+            let info = slot.info;
+            if slot.parent != 0 {
+                depth[uid] = depth[slot.parent as usize] + 1;
+            }
+            if !first {
+                line.push(',');
+            }
+            first = false;
+            line.push_str(&std::format!("{{\"uid\":{uid},\"parent\":{},\"tree\":", slot.parent));
+            json_str(&mut line, info.tree);
+            line.push_str(&std::format!(",\"id\":{},\"kind\":", info.id));
+            json_str(&mut line, info.kind.keyword());
+            line.push_str(",\"label\":");
+            json_opt(&mut line, info.label);
+            line.push_str(",\"detail\":");
+            json_str(&mut line, info.detail);
+            line.push_str(",\"guard\":");
+            json_opt(&mut line, info.guard);
+            line.push_str(&std::format!(
+                ",\"line\":{},\"column\":{},\"depth\":{}}}",
+                info.line, info.column, depth[uid]
+            ));
+        }
+        line.push_str("]}\n");
+        out.write_all(line.as_bytes())?;
+        for agent in agents {
+            let a = self.agent(agent);
+            for t in a.transitions() {
+                writeln!(
+                    out,
+                    "{{\"agent\":{agent},\"time\":{},\"uid\":{},\"status\":\"{}\"}}",
+                    t.time,
+                    t.uid,
+                    t.status.name()
+                )?;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn json_str(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&std::format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+fn json_opt(out: &mut String, s: Option<&str>) {
+    match s {
+        Some(s) => json_str(out, s),
+        None => out.push_str("null"),
+    }
+}
+
+impl Trace for Recorder {
+    #[inline]
+    fn level(&self, agent: u64) -> u8 {
+        if agent < self.agents.len() as u64 {
+            STATUSES
+        } else {
+            0
+        }
+    }
+
+    fn event(&self, event: &TraceEvent) {
+        if let Some(slot) = usize::try_from(event.agent)
+            .ok()
+            .and_then(|a| self.agents.get(a))
+        {
+            slot.lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .apply(&self.layout, event);
+        }
+    }
+}
