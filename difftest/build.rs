@@ -2,6 +2,9 @@
 //! `behavior_tree!` invocation holding them all, its source text for the
 //! interpreter, and a runner per tree.
 
+#[path = "src/btcpp_gen.rs"]
+#[allow(dead_code)]
+mod btcpp_gen;
 #[path = "src/generator.rs"]
 #[allow(dead_code)]
 mod generator;
@@ -55,6 +58,41 @@ fn main() {
         .unwrap();
     }
     let path = std::path::Path::new(&std::env::var("OUT_DIR").unwrap()).join("trees.rs");
+    std::fs::write(path, out).unwrap();
+    btcpp_trees(seed);
+}
+
+/// The trees compared with BehaviorTree.CPP: `btcpp_trees.rs`.
+fn btcpp_trees(seed: u64) {
+    println!("cargo::rerun-if-changed=src/btcpp_gen.rs");
+    println!("cargo::rerun-if-env-changed=BT_BTCPP_TREES");
+    let trees: usize = env_or("BT_BTCPP_TREES", 100);
+    let (program, leaves) = btcpp_gen::program(seed, trees);
+    let source: String = program.iter().map(|t| t.text.as_str()).collect();
+    let mut out = String::new();
+    writeln!(out, "/// Seed the trees were generated from.").unwrap();
+    writeln!(out, "pub const SEED: u64 = {seed};").unwrap();
+    writeln!(out, "/// Leaves of all trees, numbered from 1.").unwrap();
+    writeln!(out, "pub const LEAVES: usize = {leaves};").unwrap();
+    writeln!(out, "bt::behavior_tree! {{\n{source}}}").unwrap();
+    writeln!(
+        out,
+        "/// Each tested tree: name, source, XML and compiled runner."
+    )
+    .unwrap();
+    writeln!(out, "pub const CASES: &[Case] = &[").unwrap();
+    for tree in program.iter().filter(|t| !t.library) {
+        let name = &tree.name;
+        writeln!(
+            out,
+            "    Case {{ name: \"{name}\", source: r#\"{}\"#, xml: <{name} as bt::BehaviorTree>::BTCPP_XML, \
+             run: |ticks| drive::<{name}>(ticks, SEED, LEAVES, |s, w, cx| s.tick(w, cx)) }},",
+            tree.text.trim()
+        )
+        .unwrap();
+    }
+    writeln!(out, "];").unwrap();
+    let path = std::path::Path::new(&std::env::var("OUT_DIR").unwrap()).join("btcpp_trees.rs");
     std::fs::write(path, out).unwrap();
 }
 

@@ -34,11 +34,11 @@ pub mod decide;
 mod leaf;
 mod meta;
 pub mod parallel;
+#[cfg(feature = "std")]
+pub mod record;
 pub mod shared;
 mod status;
 mod stimuli;
-#[cfg(feature = "std")]
-pub mod record;
 pub mod trace;
 pub mod view;
 

@@ -3,8 +3,8 @@
 
 use crate::context::Context;
 use crate::meta::NodeInfo;
-use crate::status::Status;
 use crate::shared::{Gate, GlobalCooldown, Rendezvous};
+use crate::status::Status;
 use crate::trace::{Event, Trace, TraceEvent};
 use rand_core::Rng;
 

@@ -12,13 +12,18 @@
 //! Each node has a status: idle, running, success or failure, changing as
 //! BehaviorTree.CPP's nodes change theirs, so a recording reads like (and is
 //! compared in tests with) a BT.CPP log of the same run:
-//! - a node with children becomes running when its tick starts; a leaf
-//!   takes the status it returns;
-//! - a node that finishes first returns its children to idle (deepest
-//!   first, in child order), then takes its status;
+//! - a node with children becomes running when it ticks one of them (so a
+//!   `run_once` that only repeats how it ended goes from idle straight to
+//!   that status, as BT.CPP's `RunOnce` does); every node takes the status
+//!   it returns;
+//! - a node that finishes first returns its children to idle (in child
+//!   order; a running one is halted, its own children first), then takes
+//!   its status;
 //! - a finished child goes back to idle at once under a node with one child
 //!   (decorators, subtree nodes), and when the parent finishes under the
-//!   others (a `sequence` keeps its succeeded children until it finishes);
+//!   others (a `sequence` keeps its succeeded children until it finishes;
+//!   a `sequence_with_memory` that fails keeps them until it succeeds or
+//!   is halted, since it resumes after them);
 //! - a `reactive_sequence` or `reactive_select` whose child runs returns
 //!   its other children to idle (halting a later one that was running);
 //!   decider groups and `switch` do so when they enter another child, and
@@ -111,6 +116,9 @@ pub struct Transition {
 enum Rule {
     /// A child that finished stays so until the node finishes.
     Keep,
+    /// As `Keep`, but failing keeps the children that succeeded: the node
+    /// resumes after them (`sequence_with_memory`).
+    Memory,
     /// A child that finished goes back to idle at once.
     One,
     /// A child that runs returns the others to idle.
@@ -123,8 +131,8 @@ enum Rule {
 
 fn rule(kind: NodeKind) -> Rule {
     match kind {
+        NodeKind::SequenceWithMemory => Rule::Memory,
         NodeKind::Sequence
-        | NodeKind::SequenceWithMemory
         | NodeKind::Select
         | NodeKind::IfThenElse
         | NodeKind::Parallel
@@ -301,12 +309,22 @@ impl Agent {
         }
     }
 
-    /// Returns `uid` and everything under it to idle, deepest first.
+    /// Returns `uid` to idle: a running node is halted (its children
+    /// first, deepest first), a finished one only goes back to idle itself.
     fn reset(&mut self, layout: &Layout, uid: u16) {
-        if self.status[uid as usize] == NodeStatus::Idle {
-            return;
+        match self.status[uid as usize] {
+            NodeStatus::Idle => return,
+            NodeStatus::Running => self.reset_children(layout, uid),
+            NodeStatus::Success | NodeStatus::Failure => {}
         }
-        self.reset_children(layout, uid);
+        self.set(uid, NodeStatus::Idle);
+    }
+
+    /// Returns `uid` and every node under it to idle, deepest first.
+    fn reset_all(&mut self, layout: &Layout, uid: u16) {
+        for &child in layout.children(uid) {
+            self.reset_all(layout, child);
+        }
         self.set(uid, NodeStatus::Idle);
     }
 
@@ -316,13 +334,14 @@ impl Agent {
         }
     }
 
-    /// `uid`'s tick has started: its parent's has too, and the parent's
-    /// rule may return siblings to idle.
+    /// `uid`'s tick has started: its parent's has too, so the parent is
+    /// running, and the parent's rule may return siblings to idle.
     fn enter(&mut self, layout: &Layout, uid: u16) {
         let parent = layout.slots[uid as usize].parent;
         if parent != 0 {
             if self.status[parent as usize] != NodeStatus::Running {
                 self.enter(layout, parent);
+                self.set(parent, NodeStatus::Running);
             }
             let siblings = layout.children(parent);
             match rule(layout.slots[parent as usize].info.kind) {
@@ -334,27 +353,31 @@ impl Agent {
                     }
                 }
                 Rule::Branches => {
-                    if let Some(i) = siblings.iter().position(|&s| s == uid) {
-                        if i > 0 {
-                            for (j, &s) in siblings.iter().enumerate() {
-                                if j > 0 && j != i {
-                                    self.reset(layout, s);
-                                }
+                    if let Some(i) = siblings.iter().position(|&s| s == uid)
+                        && i > 0
+                    {
+                        for (j, &s) in siblings.iter().enumerate() {
+                            if j > 0 && j != i {
+                                self.reset(layout, s);
                             }
                         }
                     }
                 }
-                Rule::Keep | Rule::One | Rule::Reactive => {}
+                Rule::Keep | Rule::Memory | Rule::One | Rule::Reactive => {}
             }
-        }
-        if !layout.children(uid).is_empty() {
-            self.set(uid, NodeStatus::Running);
         }
     }
 
     fn returned(&mut self, layout: &Layout, uid: u16, status: NodeStatus) {
         self.enter(layout, uid);
-        if status.is_done() {
+        let kind = layout.slots[uid as usize].info.kind;
+        if rule(kind) == Rule::Memory && status == NodeStatus::Failure {
+            for &child in layout.children(uid) {
+                if self.status[child as usize] != NodeStatus::Success {
+                    self.reset(layout, child);
+                }
+            }
+        } else if status.is_done() {
             self.reset_children(layout, uid);
         }
         self.set(uid, status);
@@ -407,27 +430,28 @@ impl Agent {
             Event::EnterSubtree => {
                 if let Some((uid, top)) = self.uid(event.node) {
                     self.enter(layout, uid);
+                    self.set(uid, NodeStatus::Running);
                     let embedded = top.view.subtrees.iter().find(|s| s.node == event.node.id);
-                    if let Some(embedded) = embedded {
-                        if self.stack.len() < self.stack.capacity() {
-                            self.stack.push(Instance {
-                                base: uid + 1,
-                                view: embedded.view,
-                                entered_by: Some(event.node),
-                            });
-                        }
+                    if let Some(embedded) = embedded
+                        && self.stack.len() < self.stack.capacity()
+                    {
+                        self.stack.push(Instance {
+                            base: uid + 1,
+                            view: embedded.view,
+                            entered_by: Some(event.node),
+                        });
                     }
                 }
             }
             Event::MonitorFired { .. } => {
                 if let Some(top) = self.stack.last() {
                     let base = top.base;
-                    self.reset(layout, base);
+                    self.reset_all(layout, base);
                 }
             }
             Event::Reset => {
                 self.stack.truncate(1);
-                self.reset(layout, 1);
+                self.reset_all(layout, 1);
             }
             Event::TickStart
             | Event::TickEnd(_)
@@ -604,7 +628,10 @@ impl Recorder {
                 line.push(',');
             }
             first = false;
-            line.push_str(&std::format!("{{\"uid\":{uid},\"parent\":{},\"tree\":", slot.parent));
+            line.push_str(&std::format!(
+                "{{\"uid\":{uid},\"parent\":{},\"tree\":",
+                slot.parent
+            ));
             json_str(&mut line, info.tree);
             line.push_str(&std::format!(",\"id\":{},\"kind\":", info.id));
             json_str(&mut line, info.kind.keyword());
@@ -616,7 +643,9 @@ impl Recorder {
             json_opt(&mut line, info.guard);
             line.push_str(&std::format!(
                 ",\"line\":{},\"column\":{},\"depth\":{}}}",
-                info.line, info.column, depth[uid]
+                info.line,
+                info.column,
+                depth[uid]
             ));
         }
         line.push_str("]}\n");

@@ -310,10 +310,10 @@ impl TreeView {
         };
         let mut m = 0;
         while m < n {
-            if let Some(earlier) = self.walk(m).0 {
-                if same(earlier.name, tree.name) {
-                    return false;
-                }
+            if let Some(earlier) = self.walk(m).0
+                && same(earlier.name, tree.name)
+            {
+                return false;
             }
             m += 1;
         }
@@ -348,10 +348,10 @@ impl TreeView {
             Form::Definition => {
                 let mut n = 0;
                 while n < trees {
-                    if self.first_of_name(n) {
-                        if let Some(tree) = self.walk(n).0 {
-                            tree.body(form, 1, None, out);
-                        }
+                    if self.first_of_name(n)
+                        && let Some(tree) = self.walk(n).0
+                    {
+                        tree.body(form, 1, None, out);
                     }
                     n += 1;
                 }

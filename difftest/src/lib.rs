@@ -9,6 +9,8 @@
 //! line for line, and every stateful leaf that started must have ended
 //! exactly once.
 
+pub mod btcpp;
+pub mod btcpp_gen;
 pub mod generator;
 
 use bt::trace::{Event, Verdict};

@@ -343,22 +343,20 @@ fn ports(node: &Node) -> (Vec<(&'static str, String)>, bool) {
         Kind::Timeout(s) => msec(node, "msec", s),
         Kind::Delay(s) => msec(node, "delay_msec", s),
         Kind::Wait(s) => msec(node, "msec", s),
-        Kind::RunOnce { skip } => (
-            vec![("then_skip", skip.is_some().to_string())],
-            false,
-        ),
+        Kind::RunOnce { skip } => (vec![("then_skip", skip.is_some().to_string())], false),
         Kind::Subtree { .. } => (Vec::new(), true),
-        _ => (
-            Vec::new(),
-            matches!(node.row.info().btcpp, Btcpp::Model(_)),
-        ),
+        _ => (Vec::new(), matches!(node.row.info().btcpp, Btcpp::Model(_))),
     }
 }
 
 /// Seconds as milliseconds when they are a number literal; otherwise a
 /// blackboard reference named after the node, with the expression in
 /// `_description`.
-fn msec(node: &Node, port: &'static str, seconds: &syn::Expr) -> (Vec<(&'static str, String)>, bool) {
+fn msec(
+    node: &Node,
+    port: &'static str,
+    seconds: &syn::Expr,
+) -> (Vec<(&'static str, String)>, bool) {
     let literal = match seconds {
         syn::Expr::Lit(syn::ExprLit {
             lit: syn::Lit::Int(i),
@@ -371,7 +369,10 @@ fn msec(node: &Node, port: &'static str, seconds: &syn::Expr) -> (Vec<(&'static 
         _ => None,
     };
     match literal {
-        Some(s) => (vec![(port, format!("{}", (s * 1000.0).round() as u64))], false),
+        Some(s) => (
+            vec![(port, format!("{}", (s * 1000.0).round() as u64))],
+            false,
+        ),
         None => (
             vec![(port, format!("{{{}_n{}}}", node.row.keyword(), node.id))],
             true,
