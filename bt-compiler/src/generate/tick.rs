@@ -156,7 +156,8 @@ impl Gen<'_> {
                 let nodes = names::nodes();
                 quote! {
                     #[doc = #doc]
-                    let #r: ::__bt::Status = ::__bt::__private::trace_returned(&#cx, &#nodes[#id], #code);
+                    let #r: ::__bt::Status = #code;
+                    let #r = ::__bt::__private::trace_returned(&#cx, &#nodes[#id], #r);
                 }
             }
             None => quote! {
