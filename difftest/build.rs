@@ -57,9 +57,33 @@ fn main() {
         )
         .unwrap();
     }
+    views(&mut out, program.iter().map(|t| t.name.as_str()));
     let path = std::path::Path::new(&std::env::var("OUT_DIR").unwrap()).join("trees.rs");
     std::fs::write(path, out).unwrap();
     btcpp_trees(seed);
+}
+
+/// `VIEWS`: each tree's view with its two XML forms.
+fn views<'a>(out: &mut String, names: impl Iterator<Item = &'a str>) {
+    writeln!(
+        out,
+        "/// Every tree's view, definition XML and instance XML."
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "pub const VIEWS: &[(&bt::view::TreeView, &str, &str)] = &["
+    )
+    .unwrap();
+    for name in names {
+        writeln!(
+            out,
+            "    (<{name} as bt::BehaviorTree>::VIEW, <{name} as bt::BehaviorTree>::BTCPP_XML, \
+             <{name} as bt::BehaviorTree>::BTCPP_INSTANCE_XML),"
+        )
+        .unwrap();
+    }
+    writeln!(out, "];").unwrap();
 }
 
 /// The trees compared with BehaviorTree.CPP: `btcpp_trees.rs`.
@@ -92,6 +116,7 @@ fn btcpp_trees(seed: u64) {
         .unwrap();
     }
     writeln!(out, "];").unwrap();
+    views(&mut out, program.iter().map(|t| t.name.as_str()));
     let path = std::path::Path::new(&std::env::var("OUT_DIR").unwrap()).join("btcpp_trees.rs");
     std::fs::write(path, out).unwrap();
 }

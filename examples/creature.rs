@@ -9,10 +9,14 @@
 //!
 //! Prints creature 0's decisions at trace level 1 (activations only), a
 //! summary of all creatures, and creature 0's active path at the end.
+//! Every node's status transitions are recorded too: `--record` writes
+//! creature 0's as a BehaviorTree.CPP `.btlog` file (Groot2 replays it),
+//! `--jsonl` every creature's as JSON lines.
 //!
-//! `cargo run --example creature [seed]`
+//! `cargo run --example creature -- [seed] [--record creature.btlog] [--jsonl creature.jsonl]`
 
 use bt::prelude::*;
+use bt::record::Recorder;
 use bt::{Ctx, Leaf, Stimuli, Trace, Tracer};
 use rand_pcg::Pcg32;
 use rand_pcg::rand_core::{Rng, SeedableRng};
@@ -284,25 +288,18 @@ behavior_tree! {
     }
 }
 
-fn main() {
-    let seed = std::env::args()
-        .nth(1)
-        .map(|s| s.parse().expect("the seed is a number"))
-        .unwrap_or(7);
+/// Runs three creatures for `seconds` of simulated time, ticking their
+/// brains with `trace` attached; returns them and the final time.
+pub fn simulate(
+    seed: u64,
+    seconds: f64,
+    trace: &impl Trace,
+) -> (Vec<(Creature, CreatureBrain)>, f64) {
     let dt = 0.25;
-    let seconds = 120.0;
     let mut creatures: Vec<(Creature, CreatureBrain)> = (0..3)
         .map(|id| (Creature::new(id, seed), CreatureBrain::default()))
         .collect();
     let mut rng = Pcg32::seed_from_u64(seed);
-    // Level 1: transitions only, and only creature 0's.
-    let tracer = Tracer::new(1, |e: &bt::TraceEvent| println!("{e}")).only_agent(0);
-
-    println!(
-        "Spore creature, seed {seed}: {} creatures for {seconds} s, {} bytes of tree state each\n",
-        creatures.len(),
-        CreatureBrain::STATE_SIZE
-    );
     let mut now = 0.0;
     while now < seconds {
         now += dt;
@@ -315,10 +312,36 @@ fn main() {
                 .flags(mode)
                 .stimuli(senses)
                 .agent(creature.id)
-                .trace(&tracer);
+                .trace(trace);
             brain.tick(creature, &cx, &mut rng);
         }
     }
+    (creatures, now)
+}
+
+/// `creature [SEED] [--record FILE.btlog] [--jsonl FILE.jsonl]`.
+fn main() -> std::io::Result<()> {
+    let mut seed = 7;
+    let (mut btlog, mut jsonl) = (None, None);
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--record" => btlog = Some(args.next().expect("--record takes a file name")),
+            "--jsonl" => jsonl = Some(args.next().expect("--jsonl takes a file name")),
+            _ => seed = arg.parse().expect("the seed is a number"),
+        }
+    }
+    let seconds = 120.0;
+    // Level 1: transitions only, and only creature 0's.
+    let tracer = Tracer::new(1, |e: &bt::TraceEvent| println!("{e}")).only_agent(0);
+    // Every node's status, for all three creatures.
+    let recorder = Recorder::new::<CreatureBrain>(3, 1 << 16);
+
+    println!(
+        "Spore creature, seed {seed}: 3 creatures for {seconds} s, {} bytes of tree state each\n",
+        CreatureBrain::STATE_SIZE
+    );
+    let (creatures, now) = simulate(seed, seconds, &(&tracer, &recorder));
 
     println!("\nafter {seconds} s:");
     for (c, _) in &creatures {
@@ -333,4 +356,18 @@ fn main() {
         .print_state(now, &mut state)
         .expect("writing to a String cannot fail");
     println!("\ncreature {} is doing, at {now} s:\n{state}", first.id);
+    if let Some(path) = btlog {
+        let mut file = std::io::BufWriter::new(std::fs::File::create(&path)?);
+        recorder.write_btlog(0, &mut file)?;
+        println!(
+            "creature 0's {} status transitions written to {path} (open it in Groot2's log replay)",
+            recorder.transitions(0).len()
+        );
+    }
+    if let Some(path) = jsonl {
+        let mut file = std::io::BufWriter::new(std::fs::File::create(&path)?);
+        recorder.write_jsonl(0..3, &mut file)?;
+        println!("every creature's transitions written to {path} as JSON lines");
+    }
+    Ok(())
 }

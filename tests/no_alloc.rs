@@ -139,7 +139,11 @@ impl bt::rand_core::TryRng for Xorshift {
 }
 
 behavior_tree! {
-    tree Deciding(me: &mut Agent, cx: &bt::Ctx<Mode, Senses>, rng: &mut Xorshift) {
+    tree Errand(me: &mut Agent, cx: &bt::Ctx<Mode, Senses, impl bt::Trace>) {
+        sequence { Work { effort: 1 }, wait(0.1) }
+    }
+
+    tree Deciding(me: &mut Agent, cx: &bt::Ctx<Mode, Senses, impl bt::Trace>, rng: &mut Xorshift) {
         prioritized {
             stimuli(any = Senses::HIT) when me.roll(50) => timeout(1.0) { Work { effort: 5 } },
             when let Some(effort): Option<u8> = me.roll(20).then_some(6) => Work { effort: *effort },
@@ -149,7 +153,7 @@ behavior_tree! {
             else => shuffle(rng) {
                 cooldown(0.3) { Work { effort: 1 } },
                 run_once { Work { effort: 2 } },
-                random(rng) { Work { effort: 3 }, wait(0.25) },
+                random(rng) { Work { effort: 3 }, wait(0.25), Errand(me, cx) },
             },
         }
     }
@@ -200,6 +204,51 @@ fn deciders_stimuli_and_timers_do_not_allocate() {
         state.reset(agent, &bt::Ctx::new(0.0, 0.0), &mut rng);
         assert!(agent.started > 100);
         assert_eq!(agent.started, agent.ended, "every started leaf ended once");
+    }
+}
+
+#[test]
+fn recording_does_not_allocate() {
+    // 100 agents, each with a ring of 512 transitions: it wraps many times.
+    let recorder = bt::record::Recorder::new::<Deciding>(100, 512);
+    let mut agents: Vec<(Agent, Deciding)> = (0..100)
+        .map(|i| {
+            let agent = Agent {
+                seed: 0x51_7cc1_b727 + i,
+                started: 0,
+                ended: 0,
+            };
+            (agent, Deciding::default())
+        })
+        .collect();
+    let mut rng = Xorshift(0x2545_f491_4f6c_dd1d);
+    let before = allocations();
+    for tick in 0..5_000u32 {
+        let now = f64::from(tick) * 0.05;
+        for (id, (agent, state)) in agents.iter_mut().enumerate() {
+            let senses = if agent.roll(5) {
+                Senses::HIT
+            } else {
+                Senses::empty()
+            };
+            let cx = bt::Ctx::new(now, 0.05)
+                .stimuli(senses)
+                .agent(id as u64)
+                .trace(&recorder);
+            state.tick(agent, &cx, &mut rng);
+            if tick % 331 == 0 {
+                state.reset(agent, &cx, &mut rng);
+            }
+        }
+    }
+    assert_eq!(allocations() - before, 0);
+    for agent in 0..100 {
+        assert_eq!(recorder.transitions(agent).len(), 512);
+        assert!(
+            recorder.dropped(agent) > 10_000,
+            "{}",
+            recorder.dropped(agent)
+        );
     }
 }
 

@@ -12,6 +12,7 @@
 pub mod btcpp;
 pub mod btcpp_gen;
 pub mod generator;
+pub mod xml_check;
 
 use bt::trace::{Event, Verdict};
 use bt::{Leaf, Status, TraceEvent};

@@ -392,3 +392,12 @@ mod differences {
         );
     }
 }
+
+#[test]
+fn the_compared_trees_export_valid_behaviortree_cpp_xml() {
+    for (view, definition, instance) in trees::VIEWS {
+        if let Err(e) = bt_difftest::xml_check::check(view, definition, instance) {
+            panic!("tree {}: {e}\n{definition}", view.name);
+        }
+    }
+}

@@ -119,3 +119,14 @@ fn compiled_trees_match_the_interpreter() {
     }
     println!("{checked} runs compared; lines with: {seen:?}");
 }
+
+#[test]
+fn every_generated_tree_exports_valid_behaviortree_cpp_xml() {
+    // Every node kind, nested in every other, with embedded library trees.
+    for (view, definition, instance) in trees::VIEWS {
+        if let Err(e) = bt_difftest::xml_check::check(view, definition, instance) {
+            panic!("tree {}: {e}\n{definition}\n{instance}", view.name);
+        }
+    }
+    assert_eq!(trees::VIEWS.len(), 412);
+}

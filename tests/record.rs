@@ -1,0 +1,299 @@
+//! The recorder: what it keeps per agent, how it follows the tree, and its
+//! ring, threads and JSON lines. (Its `.btlog` files are read back, and
+//! compared with BehaviorTree.CPP's own, in the `bt-difftest` crate.)
+
+use bt::record::{NodeStatus, Recorder, Transition};
+use bt::{BehaviorTree, Ctx, Leaf, NoFlags, NodeKind, Status, Trace, Tracer};
+
+/// An agent whose jobs run for a scripted number of ticks.
+#[derive(Default)]
+struct Bot {
+    seed: u64,
+    /// Jobs started and not yet finished or halted.
+    running: i32,
+    alarm: bool,
+}
+
+impl Bot {
+    fn roll(&mut self, percent: u64) -> bool {
+        self.seed ^= self.seed << 13;
+        self.seed ^= self.seed >> 7;
+        self.seed ^= self.seed << 17;
+        self.seed % 100 < percent
+    }
+}
+
+struct Job;
+
+impl Leaf<Bot> for Job {
+    type Memory = ();
+    fn start(&self, m: &mut (), bot: &mut Bot) -> Status {
+        bot.running += 1;
+        self.tick(m, bot)
+    }
+    fn tick(&self, _: &mut (), bot: &mut Bot) -> Status {
+        let status = if bot.roll(60) {
+            Status::Running
+        } else {
+            Status::from(bot.roll(70))
+        };
+        if status.is_done() {
+            bot.running -= 1;
+        }
+        status
+    }
+    fn halt(_: &mut (), bot: &mut Bot) {
+        bot.running -= 1;
+    }
+}
+
+type Cx<'a> = Ctx<NoFlags, NoFlags, &'a Recorder>;
+
+bt::behavior_tree! {
+    tree Chores(me: &mut Bot, cx: &Ctx<NoFlags, NoFlags, impl Trace>) {
+        sequence_with_memory { Job, 'sweep: Job, Job }
+    }
+
+    tree Life(me: &mut Bot, cx: &Ctx<NoFlags, NoFlags, impl Trace>) {
+        'root: prioritized {
+            'alarm: when me.alarm => reactive_sequence { cond !me.roll(5), monitor(!me.roll(2)), Job },
+            'busy: when me.roll(50) => parallel(success = 2, failure = 2) {
+                Job,
+                'chores: Chores(me, cx),
+                retry(2) { select { cond me.roll(30), Job } },
+            },
+            'idle: else => while_do_else { cond me.roll(50), Chores(me, cx), timeout(0.5) { Job } },
+        }
+    }
+}
+
+/// Ticks `agents` agents `ticks` times, with the alarm on now and then, a
+/// reset now and then; calls `check` after each agent's tick.
+fn run(
+    recorder: &Recorder,
+    agents: std::ops::Range<u64>,
+    ticks: u32,
+    mut check: impl FnMut(u64, &Bot, &Life),
+) {
+    for agent in agents {
+        let mut bot = Bot {
+            seed: 0x9e37_79b9 ^ agent.wrapping_mul(0x2545_f491),
+            ..Bot::default()
+        };
+        let mut life = Life::default();
+        for tick in 0..ticks {
+            let cx: Cx = Ctx::new(f64::from(tick) * 0.1, 0.1)
+                .agent(agent)
+                .trace(recorder);
+            bot.alarm = tick % 40 < 10;
+            life.tick(&mut bot, &cx);
+            if tick % 97 == 96 {
+                life.reset(&mut bot, &cx);
+            }
+            check(agent, &bot, &life);
+        }
+    }
+}
+
+#[test]
+fn statuses_follow_the_running_leaves_and_the_active_path() {
+    let recorder = Recorder::new::<Life>(20, 1 << 16);
+    assert_eq!(recorder.nodes(), Life::VIEW.size);
+    assert_eq!(
+        recorder.nodes(),
+        Life::NODES.len() + 2 * Chores::NODES.len()
+    );
+    let (mut ticks, mut most) = (0, 0);
+    run(&recorder, 0..20, 500, |agent, bot, life| {
+        let statuses = recorder.statuses(agent);
+        let running = |uid: usize| statuses[uid] == NodeStatus::Running;
+        // A running leaf is a job that started and has not ended.
+        let leaves = (1..statuses.len())
+            .filter(|&uid| running(uid))
+            .filter(|&uid| recorder.node(uid as u16).unwrap().kind == NodeKind::Leaf)
+            .count();
+        assert_eq!(leaves as i32, bot.running, "agent {agent}");
+        most = most.max(leaves);
+        // Running nodes form paths from the root.
+        let mut parents = std::collections::HashMap::new();
+        bt::view::expand(Life::VIEW, &mut |p| {
+            parents.insert(p.uid as usize, p.parent as usize);
+        });
+        for uid in (1..statuses.len()).filter(|&u| running(u)) {
+            let parent = parents[&uid];
+            assert!(
+                parent == 0 || running(parent),
+                "agent {agent}: uid {uid} runs under an idle node"
+            );
+        }
+        // The tree is active exactly when its root runs.
+        assert_eq!(running(1), life.is_active(), "agent {agent}");
+        ticks += 1;
+    });
+    assert_eq!(ticks, 20 * 500);
+    assert!(most >= 2, "parallel jobs ran at once");
+    let all: Vec<Transition> = (0..20).flat_map(|a| recorder.transitions(a)).collect();
+    // The embedded trees' nodes are recorded under both instances.
+    let chores = Life::VIEW.subtrees.iter().map(|s| s.node);
+    for node in chores {
+        let uid = 1 + Life::VIEW.offset(node) as u16;
+        for inner in 1..=Chores::NODES.len() as u16 {
+            assert!(
+                all.iter()
+                    .any(|t| t.uid == uid + inner && t.status == NodeStatus::Success),
+                "node {inner} of the instance at uid {uid} never succeeded"
+            );
+        }
+    }
+    for status in [
+        NodeStatus::Idle,
+        NodeStatus::Running,
+        NodeStatus::Success,
+        NodeStatus::Failure,
+    ] {
+        assert!(all.iter().any(|t| t.status == status));
+    }
+}
+
+#[test]
+fn reset_returns_every_node_to_idle() {
+    let recorder = Recorder::new::<Life>(1, 1 << 12);
+    let mut bot = Bot {
+        seed: 7,
+        ..Bot::default()
+    };
+    let mut life = Life::default();
+    let mut resets = 0;
+    for tick in 0..300 {
+        let cx: Cx = Ctx::new(f64::from(tick) * 0.1, 0.1).trace(&recorder);
+        life.tick(&mut bot, &cx);
+        if life.is_active() && tick % 7 == 0 {
+            assert!(recorder.statuses(0).contains(&NodeStatus::Running));
+            life.reset(&mut bot, &cx);
+            resets += 1;
+            let statuses = recorder.statuses(0);
+            assert!(
+                statuses.iter().all(|&s| s == NodeStatus::Idle),
+                "{statuses:?}"
+            );
+            // The reset's transitions carry its time, deepest node first.
+            let last = recorder.transitions(0);
+            let tail: Vec<&Transition> =
+                last.iter().rev().take_while(|t| t.time == cx.now).collect();
+            assert_eq!(
+                tail.first().map(|t| (t.uid, t.status)),
+                Some((1, NodeStatus::Idle))
+            );
+        }
+    }
+    assert!(resets > 5);
+}
+
+#[test]
+fn the_ring_keeps_the_newest_transitions() {
+    let big = Recorder::new::<Life>(1, 1 << 16);
+    let small = Recorder::new::<Life>(1, 10);
+    for recorder in [&big, &small] {
+        run(recorder, 0..1, 200, |_, _, _| {});
+    }
+    let all = big.transitions(0);
+    assert!(all.len() > 100);
+    assert_eq!(small.transitions(0), all[all.len() - 10..]);
+    assert_eq!(small.dropped(0) as usize, all.len() - 10);
+    assert_eq!(big.dropped(0), 0);
+    small.clear(0);
+    assert!(small.transitions(0).is_empty());
+}
+
+#[test]
+fn agents_on_several_threads_record_as_they_would_alone() {
+    let alone = Recorder::new::<Life>(16, 1 << 14);
+    run(&alone, 0..16, 300, |_, _, _| {});
+    let shared = Recorder::new::<Life>(16, 1 << 14);
+    std::thread::scope(|s| {
+        for thread in 0..4u64 {
+            let shared = &shared;
+            s.spawn(move || run(shared, thread * 4..thread * 4 + 4, 300, |_, _, _| {}));
+        }
+    });
+    for agent in 0..16 {
+        assert_eq!(
+            shared.transitions(agent),
+            alone.transitions(agent),
+            "agent {agent}"
+        );
+        assert!(!alone.transitions(agent).is_empty());
+    }
+}
+
+#[test]
+fn agents_outside_the_recorder_are_not_recorded() {
+    let recorder = Recorder::new::<Life>(2, 64);
+    assert_eq!(recorder.level(1), bt::trace::STATUSES);
+    assert_eq!(recorder.level(2), 0);
+    run(&recorder, 5..6, 50, |_, _, _| {});
+    assert!(recorder.transitions(0).is_empty() && recorder.transitions(1).is_empty());
+}
+
+#[test]
+fn a_tracer_and_a_recorder_listen_together() {
+    bt::behavior_tree! {
+        tree Two(me: &mut Bot, cx: &Ctx<NoFlags, NoFlags, impl Trace>) {
+            'root: prioritized { 'go: when me.alarm => Job, 'rest: else => wait(1) }
+        }
+    }
+    let recorder = Recorder::new::<Two>(1, 64);
+    let lines = std::cell::RefCell::new(Vec::new());
+    let tracer = Tracer::new(1, |e: &bt::TraceEvent| {
+        lines.borrow_mut().push(e.to_string())
+    });
+    let mut bot = Bot::default();
+    let mut two = Two::default();
+    two.tick(&mut bot, &Ctx::new(0.0, 0.1).trace((&tracer, &recorder)));
+    assert_eq!(
+        lines.take(),
+        ["BT(1) agent 0 @ 0.000: activating 'rest (n2 wait) in 'root (n0 prioritized)"]
+    );
+    let log: Vec<(u16, NodeStatus)> = recorder
+        .transitions(0)
+        .iter()
+        .map(|t| (t.uid, t.status))
+        .collect();
+    assert_eq!(log, [(1, NodeStatus::Running), (3, NodeStatus::Running)]);
+}
+
+#[test]
+fn json_lines_describe_the_tree_then_each_transition() {
+    let recorder = Recorder::new::<Life>(3, 1 << 12);
+    run(&recorder, 0..3, 100, |_, _, _| {});
+    let mut out = Vec::new();
+    recorder.write_jsonl([0, 2], &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let mut lines = text.lines();
+    let head = lines.next().unwrap();
+    assert!(head.starts_with(
+        "{\"format\":\"arbortick-trace\",\"version\":1,\"tree\":\"Life\",\"nodes\":[\
+         {\"uid\":1,\"parent\":0,\"tree\":\"Life\",\"id\":0,\"kind\":\"prioritized\",\"label\":\"root\","
+    ));
+    assert_eq!(head.matches("{\"uid\":").count(), recorder.nodes());
+    assert!(head.contains(
+        "\"tree\":\"Chores\",\"id\":2,\"kind\":\"leaf\",\"label\":\"sweep\",\"detail\":\"Job\""
+    ));
+    assert!(head.contains("\"guard\":\"when me.alarm\""));
+    let rest: Vec<&str> = lines.collect();
+    let expected: Vec<String> = [0u64, 2]
+        .iter()
+        .flat_map(|&a| {
+            recorder.transitions(a).into_iter().map(move |t| {
+                format!(
+                    "{{\"agent\":{a},\"time\":{},\"uid\":{},\"status\":\"{}\"}}",
+                    t.time,
+                    t.uid,
+                    t.status.name()
+                )
+            })
+        })
+        .collect();
+    assert!(expected.len() > 100);
+    assert_eq!(rest, expected);
+}
