@@ -105,7 +105,7 @@ fn statuses_follow_the_running_leaves_and_the_active_path() {
     );
     let (mut ticks, mut most) = (0, 0);
     run(&recorder, 0..20, 500, |agent, bot, life| {
-        let statuses = recorder.statuses(agent);
+        let statuses = recorder.current_statuses(agent);
         let running = |uid: usize| statuses[uid] == NodeStatus::Running;
         // A running leaf is a job that started and has not ended.
         let leaves = (1..statuses.len())
@@ -168,10 +168,10 @@ fn reset_returns_every_node_to_idle() {
         let cx: Cx = Ctx::new(f64::from(tick) * 0.1, 0.1).trace(&recorder);
         life.tick(&mut bot, &cx);
         if life.is_active() && tick % 7 == 0 {
-            assert!(recorder.statuses(0).contains(&NodeStatus::Running));
+            assert!(recorder.current_statuses(0).contains(&NodeStatus::Running));
             life.reset(&mut bot, &cx);
             resets += 1;
-            let statuses = recorder.statuses(0);
+            let statuses = recorder.current_statuses(0);
             assert!(
                 statuses.iter().all(|&s| s == NodeStatus::Idle),
                 "{statuses:?}"
@@ -229,8 +229,12 @@ fn agents_on_several_threads_record_as_they_would_alone() {
 #[test]
 fn agents_outside_the_recorder_are_not_recorded() {
     let recorder = Recorder::new::<Life>(2, 64);
-    assert_eq!(recorder.level(1), bt::trace::STATUSES);
-    assert_eq!(recorder.level(2), 0);
+    // Statuses, and level 1 (for firing monitors) only: no per-tick events.
+    assert!(Trace::statuses(&recorder, 1) && !Trace::statuses(&recorder, 2));
+    assert_eq!(
+        (recorder.level(1), recorder.level(2)),
+        (bt::trace::ACTIVATIONS, 0)
+    );
     run(&recorder, 5..6, 50, |_, _, _| {});
     assert!(recorder.transitions(0).is_empty() && recorder.transitions(1).is_empty());
 }

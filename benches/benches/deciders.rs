@@ -109,7 +109,14 @@ fn report(dir: &Path) -> String {
         "- **bt-tracer-level-0**: generated, with a `Tracer` attached at level 0."
     )
     .unwrap();
-    writeln!(o, "- **bt-tracer-other-agent**: generated, with a level-5 `Tracer` filtered to an agent not in the herd.\n").unwrap();
+    writeln!(o, "- **bt-tracer-other-agent**: generated, with a level-5 `Tracer` filtered to an agent not in the herd.").unwrap();
+    writeln!(
+        o,
+        "- **bt-recorder**: generated, with a `bt::record::Recorder` recording every agent: every \
+         node's status each tick, transitions kept in a ring of {} per agent.\n",
+        bt_bench::decider::RING
+    )
+    .unwrap();
     writeln!(
         o,
         "| agents | variant | ns per agent-tick | / hand | / bt-no-context |"
@@ -165,6 +172,17 @@ fn report(dir: &Path) -> String {
          `print_state`), hand-written {} byte.",
         <bt_bench::decider::Decider as bt::BehaviorTree>::STATE_SIZE,
         std::mem::size_of::<bt_bench::decider::HandDecider>()
+    )
+    .unwrap();
+    let recorder =
+        bt::record::Recorder::new::<bt_bench::decider::Decider>(1, bt_bench::decider::RING);
+    writeln!(
+        o,
+        "\nThe recorder keeps per agent {} transitions of 16 bytes, one status byte per node ({} \
+         nodes) and its bookkeeping: about {} bytes per agent here.",
+        bt_bench::decider::RING,
+        recorder.nodes(),
+        recorder.bytes_per_agent()
     )
     .unwrap();
     o

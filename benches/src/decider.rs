@@ -2,6 +2,7 @@
 //! generated and hand-written, and the cost of the trace hooks: with
 //! [`NoTrace`](bt::NoTrace) they must cost nothing.
 
+use bt::record::Recorder;
 use bt::{Ctx, NoFlags, Status, Trace, TraceEvent, Tracer, behavior_tree};
 
 bt::bitflags::bitflags! {
@@ -153,16 +154,23 @@ pub enum Variant {
     TracerOff,
     /// Generated, with a level-5 `Tracer` filtered to another agent.
     TracerOtherAgent,
+    /// Generated, with a `Recorder` recording every agent (a ring of
+    /// [`RING`] transitions each).
+    Recorded,
 }
+
+/// Transitions kept per agent by the `Recorded` variant's recorder.
+pub const RING: usize = 16;
 
 impl Variant {
     /// Every variant.
-    pub const ALL: [Variant; 5] = [
+    pub const ALL: [Variant; 6] = [
         Variant::Hand,
         Variant::NoContext,
         Variant::NoTrace,
         Variant::TracerOff,
         Variant::TracerOtherAgent,
+        Variant::Recorded,
     ];
 
     /// Benchmark name.
@@ -173,6 +181,7 @@ impl Variant {
             Variant::NoTrace => "bt-notrace",
             Variant::TracerOff => "bt-tracer-level-0",
             Variant::TracerOtherAgent => "bt-tracer-other-agent",
+            Variant::Recorded => "bt-recorder",
         }
     }
 }
@@ -186,6 +195,7 @@ pub struct Herd {
     ours: Vec<Decider>,
     plain: Vec<DeciderPlain>,
     hand: Vec<HandDecider>,
+    recorder: Option<Recorder>,
     now: f64,
     /// Hash of the statuses returned.
     pub statuses: u64,
@@ -200,6 +210,7 @@ impl Herd {
             ours: vec![Decider::default(); count],
             plain: vec![DeciderPlain::default(); count],
             hand: vec![HandDecider::default(); count],
+            recorder: (variant == Variant::Recorded).then(|| Recorder::new::<Decider>(count, RING)),
             now: 0.0,
             statuses: 0,
         }
@@ -220,6 +231,10 @@ impl Herd {
                 Variant::NoTrace => self.ours[i].tick(npc, &cx),
                 Variant::TracerOff => self.ours[i].tick(npc, &cx.trace(&off)),
                 Variant::TracerOtherAgent => self.ours[i].tick(npc, &cx.trace(&other)),
+                Variant::Recorded => {
+                    let recorder = self.recorder.as_ref().expect("the recorded herd has one");
+                    self.ours[i].tick(npc, &cx.trace(recorder))
+                }
             };
             self.statuses = self.statuses.wrapping_mul(3).wrapping_add(status as u64);
         }

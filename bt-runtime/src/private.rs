@@ -111,10 +111,17 @@ pub fn trace_emit<C: Context>(cx: &C, level: u8, node: &'static NodeInfo, what: 
 /// node in generated code, nothing at all with [`NoTrace`].
 #[inline(always)]
 pub fn trace_returned<C: Context>(cx: &C, node: &'static NodeInfo, status: Status) -> Status {
-    if trace_level(cx) >= crate::trace::STATUSES {
+    if trace_statuses(cx) {
         trace_emit(cx, crate::trace::STATUSES, node, Event::Returned(status));
     }
     status
+}
+
+/// Whether this context's agent's level-6 events are wanted
+/// ([`Trace::statuses`]); constant `false` with [`NoTrace`].
+#[inline(always)]
+pub fn trace_statuses<C: Context>(cx: &C) -> bool {
+    <C::Trace as Trace>::ENABLED && cx.tracer().statuses(cx.agent())
 }
 
 /// Flag preconditions, as generated for `flags(..)` and `stimuli(..)`

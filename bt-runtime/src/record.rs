@@ -4,7 +4,7 @@
 //! A [`Recorder`] is a [`Trace`] hook: put it in the tick context
 //! (`Ctx::new(now, dt).trace(&recorder)`, or your own [`Context`]) and the
 //! tree reports the status each node returns (trace level
-//! [`STATUSES`]). With [`NoTrace`](crate::NoTrace) none of that code
+//! [`STATUSES`](crate::trace::STATUSES), through [`Trace::statuses`]). With [`NoTrace`](crate::NoTrace) none of that code
 //! exists, so recording costs nothing when it is not attached.
 //!
 //! # What is recorded
@@ -33,8 +33,10 @@
 //!
 //! Transitions carry the tick's time ([`Context::now`]) and the node's uid
 //! in the tree with its subtrees expanded (see [`view`](crate::view)): the
-//! same numbers as [`BehaviorTree::BTCPP_INSTANCE_XML`]. Nodes inside an
-//! embedded tree are recorded when that tree has a context binding too.
+//! same numbers as [`BehaviorTree::BTCPP_INSTANCE_XML`]. A tree reports
+//! through its tick context, so a tree without a context binding records
+//! nothing, and the nodes inside an embedded tree are recorded when that
+//! tree has a context binding too (pass it the same context).
 //!
 //! # Memory
 //!
@@ -52,7 +54,7 @@
 
 use crate::meta::{BehaviorTree, NodeInfo, NodeKind};
 use crate::status::Status;
-use crate::trace::{Event, STATUSES, Trace, TraceEvent};
+use crate::trace::{ACTIVATIONS, Event, Trace, TraceEvent};
 use crate::view::{TreeView, expand};
 use std::io::{self, Write};
 use std::string::String;
@@ -519,6 +521,20 @@ impl Recorder {
         self.layout.slots.len() - 1
     }
 
+    /// Bytes the recorder holds per agent: its ring, one status byte per
+    /// node, its subtree stack and its bookkeeping (not counting the
+    /// allocator's own overhead).
+    pub fn bytes_per_agent(&self) -> usize {
+        let Some(agent) = self.agents.first() else {
+            return 0;
+        };
+        let a = agent.lock().unwrap_or_else(PoisonError::into_inner);
+        core::mem::size_of::<Mutex<Agent>>()
+            + a.ring.capacity() * core::mem::size_of::<Transition>()
+            + a.status.capacity()
+            + a.stack.capacity() * core::mem::size_of::<Instance>()
+    }
+
     /// The node with uid `uid`, if there is one.
     pub fn node(&self, uid: u16) -> Option<&'static NodeInfo> {
         (uid >= 1)
@@ -551,7 +567,7 @@ impl Recorder {
 
     /// Each node's current status for `agent`, indexed by uid (index 0 is
     /// unused and idle).
-    pub fn statuses(&self, agent: u64) -> Vec<NodeStatus> {
+    pub fn current_statuses(&self, agent: u64) -> Vec<NodeStatus> {
         self.agent(agent).status.clone()
     }
 
@@ -690,13 +706,21 @@ fn json_opt(out: &mut String, s: Option<&str>) {
 }
 
 impl Trace for Recorder {
+    /// [`ACTIVATIONS`] for recorded agents: besides statuses, only a firing
+    /// `monitor` matters, and the per-tick events of levels 3 to 5 are
+    /// never built for a recorder.
     #[inline]
     fn level(&self, agent: u64) -> u8 {
         if agent < self.agents.len() as u64 {
-            STATUSES
+            ACTIVATIONS
         } else {
             0
         }
+    }
+
+    #[inline]
+    fn statuses(&self, agent: u64) -> bool {
+        agent < self.agents.len() as u64
     }
 
     fn event(&self, event: &TraceEvent) {

@@ -35,6 +35,15 @@ pub trait Trace {
     /// Checked before an event is built.
     fn level(&self, agent: u64) -> u8;
 
+    /// Whether `agent`'s level-6 events ([`STATUSES`]) are wanted. By
+    /// default, when [`level`](Self::level) is 6 or more; a hook that
+    /// follows statuses without the per-tick events of levels 3 to 5 (a
+    /// recorder) says `true` here with a low level.
+    #[inline]
+    fn statuses(&self, agent: u64) -> bool {
+        self.level(agent) >= STATUSES
+    }
+
     /// One event at or below [`level`](Self::level).
     fn event(&self, event: &TraceEvent);
 }
@@ -48,6 +57,10 @@ impl Trace for NoTrace {
     #[inline(always)]
     fn level(&self, _: u64) -> u8 {
         0
+    }
+    #[inline(always)]
+    fn statuses(&self, _: u64) -> bool {
+        false
     }
     #[inline(always)]
     fn event(&self, _: &TraceEvent) {}
@@ -107,6 +120,10 @@ impl<T: Trace + ?Sized> Trace for &T {
     fn level(&self, agent: u64) -> u8 {
         (**self).level(agent)
     }
+    #[inline]
+    fn statuses(&self, agent: u64) -> bool {
+        (**self).statuses(agent)
+    }
     fn event(&self, event: &TraceEvent) {
         (**self).event(event)
     }
@@ -120,13 +137,27 @@ impl<A: Trace, B: Trace> Trace for (A, B) {
     fn level(&self, agent: u64) -> u8 {
         self.0.level(agent).max(self.1.level(agent))
     }
+    #[inline]
+    fn statuses(&self, agent: u64) -> bool {
+        self.0.statuses(agent) || self.1.statuses(agent)
+    }
     fn event(&self, event: &TraceEvent) {
-        if A::ENABLED && self.0.level(event.agent) >= event.level {
+        if A::ENABLED && wants(&self.0, event) {
             self.0.event(event);
         }
-        if B::ENABLED && self.1.level(event.agent) >= event.level {
+        if B::ENABLED && wants(&self.1, event) {
             self.1.event(event);
         }
+    }
+}
+
+/// Whether `hook` wants `event`, by its level or, for level 6, by
+/// [`Trace::statuses`].
+fn wants(hook: &impl Trace, event: &TraceEvent) -> bool {
+    if event.level >= STATUSES {
+        hook.statuses(event.agent)
+    } else {
+        hook.level(event.agent) >= event.level
     }
 }
 

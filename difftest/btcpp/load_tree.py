@@ -4,10 +4,13 @@ it once.
 Every model of the file's <TreeNodesModel> is registered first: actions as
 stateful actions that succeed, conditions as conditions that succeed,
 decorators as decorators that pass their child's status through. The Python
-bindings cannot register control nodes, so a file that declares one is
-reported (exit status 3, `controls: ...`) rather than loaded.
+bindings cannot register control nodes: each element of a declared control
+model is loaded as BT.CPP's `Sequence` instead (same shape, same attributes),
+and the line `stand-ins: ...` names them; a C++ program would register its
+own implementation under the model's ID.
 
-Usage: load_tree.py FILE. Prints the status of the first tick.
+Usage: load_tree.py FILE. Prints the stand-ins, if any, then the status of
+the first tick.
 """
 
 import sys
@@ -33,8 +36,12 @@ def main(path):
         else:
             controls.append(name)
     if controls:
-        print("controls: " + " ".join(controls))
-        return 3
+        print("stand-ins: " + " ".join(controls))
+        for tree in root.findall("BehaviorTree"):
+            for element in tree.iter():
+                if element.tag in controls:
+                    element.tag = "Sequence"
+        text = ET.tostring(root, encoding="unicode")
     factory.register_behavior_tree_from_text(text)
     tree = factory.create_tree(root.get("main_tree_to_execute"))
     print(tree.tick_once())

@@ -84,9 +84,16 @@ impl Gen<'_> {
             return TokenStream::new();
         };
         let nodes = names::nodes();
+        // Level 6 has its own switch (`Trace::statuses`).
+        let wanted = if level >= 6 {
+            quote!(::__bt::__private::trace_statuses(&#cx))
+        } else {
+            let level = Literal::u8_unsuffixed(level);
+            quote!(::__bt::__private::trace_level(&#cx) >= #level)
+        };
         let level = Literal::u8_unsuffixed(level);
         quote! {
-            if ::__bt::__private::trace_level(&#cx) >= #level {
+            if #wanted {
                 ::__bt::__private::trace_emit(&#cx, #level, &#nodes[#at], ::__bt::trace::Event::#event);
             }
         }

@@ -85,7 +85,7 @@ fn generate_tree(tree: &Tree) -> TokenStream {
     );
     let reset_trace = tree.context.as_ref().map(|cx| {
         quote! {
-            if ::__bt::__private::trace_level(&#cx) >= ::__bt::trace::STATUSES {
+            if ::__bt::__private::trace_statuses(&#cx) {
                 ::__bt::__private::trace_emit(&#cx, ::__bt::trace::STATUSES, &<Self as ::__bt::BehaviorTree>::NODES[0], ::__bt::trace::Event::Reset);
             }
         }
