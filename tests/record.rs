@@ -117,7 +117,7 @@ fn statuses_follow_the_running_leaves_and_the_active_path() {
         // Running nodes form paths from the root.
         let mut parents = std::collections::HashMap::new();
         bt::view::expand(Life::VIEW, &mut |p| {
-            parents.insert(p.uid as usize, p.parent as usize);
+            parents.insert(p.uid, p.parent);
         });
         for uid in (1..statuses.len()).filter(|&u| running(u)) {
             let parent = parents[&uid];

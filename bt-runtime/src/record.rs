@@ -209,8 +209,9 @@ impl Layout {
         let mut placed = Vec::with_capacity(view.size);
         expand(view, &mut |p| placed.push(p));
         let mut kids: Vec<Vec<u16>> = (0..=placed.len()).map(|_| Vec::new()).collect();
+        // Below 65,535 (checked above): every uid fits in 16 bits.
         for p in &placed {
-            kids[p.parent as usize].push(p.uid);
+            kids[p.parent].push(p.uid as u16);
         }
         let mut slots = Vec::with_capacity(placed.len() + 1);
         let mut children = Vec::with_capacity(placed.len());
@@ -221,10 +222,10 @@ impl Layout {
         });
         for p in &placed {
             let start = children.len() as u32;
-            children.extend_from_slice(&kids[p.uid as usize]);
+            children.extend_from_slice(&kids[p.uid]);
             slots.push(Slot {
                 info: p.info,
-                parent: p.parent,
+                parent: p.parent as u16,
                 children: (start, children.len() as u32),
             });
         }

@@ -416,10 +416,10 @@ pub struct Placed {
     /// The node (from the table of the tree it belongs to).
     pub info: &'static NodeInfo,
     /// Its uid: position in the expanded pre-order, from 1.
-    pub uid: u16,
+    pub uid: usize,
     /// The uid of its parent (for the root of an embedded instance, the
     /// `SubTree` node); 0 for the root.
-    pub parent: u16,
+    pub parent: usize,
     /// Distance from the root of the expanded tree.
     pub depth: usize,
 }
@@ -441,8 +441,8 @@ pub fn expand(view: &'static TreeView, visit: &mut dyn FnMut(Placed)) {
             let up = info.parent.map_or(parent, |p| first + view.offset(p));
             visit(Placed {
                 info,
-                uid: uid as u16,
-                parent: up as u16,
+                uid,
+                parent: up,
                 depth: depth + info.depth,
             });
             if k < view.subtrees.len() && view.subtrees[k].node == info.id {

@@ -8,7 +8,7 @@
 
 use super::Gen;
 use crate::ir::{Constant, Kind, Node};
-use crate::kinds::{Btcpp, Category};
+use crate::kinds::{Btcpp, Category, KINDS};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -297,29 +297,73 @@ fn btcpp_id(node: &Node) -> String {
         (Kind::Action(_), _) => "Act".to_owned(),
         (Kind::Constant(Constant::Running), _) => "AlwaysRunning".to_owned(),
         (Kind::Leaf { path, .. }, _) => flatten(path),
-        (_, Btcpp::Model(_)) => node
-            .row
-            .keyword()
-            .split('_')
-            .map(|word| {
-                let mut chars = word.chars();
-                chars
-                    .next()
-                    .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
-                    .unwrap_or_default()
-            })
-            .collect(),
+        (_, Btcpp::Model(_)) => camel(node.row.keyword()),
     }
 }
 
-/// `ai::MoveTo` -> `ai_MoveTo`: BT.CPP names may not hold `:`.
+/// `ai::MoveTo` -> `ai_MoveTo`: BT.CPP names may not hold `:`. A name that
+/// BT.CPP or this file already uses for something else (`Sleep`, `Cond`,
+/// `Root`) gets a `_` after it.
 fn flatten(path: &syn::Path) -> String {
-    path.segments
+    let name = path
+        .segments
         .iter()
         .map(|s| s.ident.to_string())
         .filter(|s| !matches!(s.as_str(), "crate" | "self" | "super"))
         .collect::<Vec<_>>()
-        .join("_")
+        .join("_");
+    let taken = name == "Root"
+        || KINDS.iter().any(|k| match k.btcpp {
+            Btcpp::Builtin(builtin) => builtin == name,
+            Btcpp::Model(_) => camel(k.keyword) == name,
+        })
+        || BTCPP_OTHERS.contains(&name.as_str())
+        || ["Cond", "Act", "AlwaysRunning"].contains(&name.as_str());
+    if taken { name + "_" } else { name }
+}
+
+/// BT.CPP 4's other built-in IDs (registered by every factory).
+const BTCPP_OTHERS: &[&str] = &[
+    "AsyncSequence",
+    "AsyncFallback",
+    "Switch2",
+    "Switch3",
+    "Switch4",
+    "Switch5",
+    "Switch6",
+    "Precondition",
+    "Script",
+    "ScriptCondition",
+    "SetBlackboard",
+    "UnsetBlackboard",
+    "LoopInt",
+    "LoopBool",
+    "LoopDouble",
+    "LoopString",
+    "SkipUnlessUpdated",
+    "WaitValueUpdate",
+    "WasEntryUpdated",
+    "TryCatch",
+    "Action",
+    "Condition",
+    "Control",
+    "Decorator",
+    "BehaviorTree",
+    "TreeNodesModel",
+];
+
+/// `global_cooldown` -> `GlobalCooldown`.
+fn camel(keyword: &str) -> String {
+    keyword
+        .split('_')
+        .map(|word| {
+            let mut chars = word.chars();
+            chars
+                .next()
+                .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
+                .unwrap_or_default()
+        })
+        .collect()
 }
 
 /// A built-in's ports, and whether the node's source text goes in
@@ -422,4 +466,31 @@ fn mermaid_text(text: &str) -> String {
 /// Graphviz label text.
 fn dot_text(text: &str) -> String {
     text.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::flatten;
+
+    #[test]
+    fn leaf_paths_become_btcpp_names_that_clash_with_nothing() {
+        let name = |path: &str| flatten(&syn::parse_str(path).unwrap());
+        assert_eq!(name("MoveTo"), "MoveTo");
+        assert_eq!(name("ai::MoveTo"), "ai_MoveTo");
+        assert_eq!(name("crate::ai::MoveTo"), "ai_MoveTo");
+        assert_eq!(name("super::MoveTo"), "MoveTo");
+        // BT.CPP's built-ins, our own model IDs and the reserved `Root`.
+        for taken in [
+            "Sleep",
+            "Sequence",
+            "Script",
+            "Cond",
+            "Act",
+            "Gate",
+            "GlobalCooldown",
+            "Root",
+        ] {
+            assert_eq!(name(taken), format!("{taken}_"));
+        }
+    }
 }
