@@ -4,8 +4,9 @@
 //! A [`Recorder`] is a [`Trace`] hook: put it in the tick context
 //! (`Ctx::new(now, dt).trace(&recorder)`, or your own [`Context`]) and the
 //! tree reports the status each node returns (trace level
-//! [`STATUSES`](crate::trace::STATUSES), through [`Trace::statuses`]). With [`NoTrace`](crate::NoTrace) none of that code
-//! exists, so recording costs nothing when it is not attached.
+//! [`STATUSES`](crate::trace::STATUSES), through [`Trace::statuses`]).
+//! With [`NoTrace`](crate::NoTrace) none of that code exists, so recording
+//! costs nothing when it is not attached.
 //!
 //! # What is recorded
 //!
@@ -45,6 +46,14 @@
 //! and a stack as deep as subtrees nest. Recording allocates nothing after
 //! that; when the ring is full the oldest transitions are dropped and
 //! counted ([`Recorder::dropped`]).
+//!
+//! # Cost
+//!
+//! Attached, each node a tick reaches sends one event, which takes the
+//! agent's lock (uncontended: an agent is ticked by one thread at a time)
+//! and updates a few bytes. On the decider benchmark (`BENCHMARKS-deciders.md`,
+//! row `bt-recorder`) that is about 50 ns per agent-tick over ticking
+//! without it.
 //!
 //! The `bt` crate's reference has an example ("Views and recording").
 //!
