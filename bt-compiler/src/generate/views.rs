@@ -16,6 +16,11 @@ use quote::quote;
 /// larger ones would not be readable there (`MERMAID` still has them).
 const DOC_DIAGRAM_NODES: usize = 120;
 
+/// XML lines are indented two spaces per level down to this depth, and no
+/// further: a chain thousands of nodes deep would otherwise make the file
+/// quadratic in its depth.
+const MAX_INDENT: usize = 24;
+
 /// Node labels in diagrams are cut to this many characters.
 const DIAGRAM_TEXT: usize = 48;
 
@@ -125,7 +130,7 @@ impl Gen<'_> {
         subtrees: &mut usize,
     ) {
         let node = self.tree.node(id);
-        let indent = "  ".repeat(depth);
+        let indent = "  ".repeat(depth.min(MAX_INDENT));
         let tag = btcpp_id(node);
         text.push_str(&format!("{indent}<{tag}"));
         let flush = |parts: &mut Vec<Part>, text: &mut String, part: Part| {
