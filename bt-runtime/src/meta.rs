@@ -195,7 +195,7 @@ pub trait BehaviorTree: Default + Clone + core::fmt::Debug {
     /// The tree's views as the macro computed them, with the views of the
     /// trees it embeds: what [`view`](crate::view) joins into documents and
     /// [`record`](crate::record) lays out.
-    const VIEW: &'static crate::view::TreeView;
+    const VIEW: &'static crate::view::TreeView<'static>;
     /// The tree as a BehaviorTree.CPP 4 XML file, the form Groot2 opens and
     /// edits: one `<BehaviorTree>` per tree (this one and each tree it
     /// embeds), built-in nodes under their BT.CPP names and ports, and a

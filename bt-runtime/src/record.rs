@@ -203,14 +203,14 @@ struct Layout {
     /// Indexed by uid; slot 0 is unused.
     slots: Vec<Slot>,
     children: Vec<u16>,
-    view: &'static TreeView,
+    view: &'static TreeView<'static>,
     instance_xml: &'static str,
     /// How deep subtrees nest, plus one.
     nesting: usize,
 }
 
 impl Layout {
-    fn new(view: &'static TreeView, instance_xml: &'static str) -> Layout {
+    fn new(view: &'static TreeView<'static>, instance_xml: &'static str) -> Layout {
         assert!(
             view.size < u16::MAX as usize,
             "a recorded tree has at most 65,534 nodes (uids are 16-bit, as in .btlog files)"
@@ -266,7 +266,7 @@ impl Layout {
 struct Instance {
     /// Uid of the instance's root.
     base: u16,
-    view: &'static TreeView,
+    view: &'static TreeView<'static>,
     /// The subtree node that entered it (`None` for the root tree).
     entered_by: Option<&'static NodeInfo>,
 }

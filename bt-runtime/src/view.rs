@@ -73,36 +73,36 @@ use crate::meta::NodeInfo;
 /// One tree's views, written by the macro as a constant
 /// ([`BehaviorTree::VIEW`](crate::BehaviorTree::VIEW)).
 #[derive(Debug)]
-pub struct TreeView {
+pub struct TreeView<'a> {
     /// The tree's name (its BT.CPP `ID`).
-    pub name: &'static str,
+    pub name: &'a str,
     /// The tree's own node table.
-    pub nodes: &'static [NodeInfo],
+    pub nodes: &'a [NodeInfo],
     /// The tree's `<BehaviorTree>` body, in pieces.
-    pub xml: &'static [XmlPart],
+    pub xml: &'a [XmlPart<'a>],
     /// `<TreeNodesModel>` entries of this tree's own nodes, one line each,
     /// without duplicates.
-    pub models: &'static [&'static str],
+    pub models: &'a [&'a str],
     /// The trees embedded by this one, in the order of their nodes.
-    pub subtrees: &'static [Embedded],
+    pub subtrees: &'a [Embedded<'a>],
     /// Nodes with every subtree expanded in place.
     pub size: usize,
 }
 
 /// A subtree node and the view of the tree it embeds.
 #[derive(Debug)]
-pub struct Embedded {
+pub struct Embedded<'a> {
     /// The id of the subtree node in the embedding tree.
     pub node: usize,
     /// The embedded tree.
-    pub view: &'static TreeView,
+    pub view: &'a TreeView<'a>,
 }
 
 /// A piece of a tree's XML body.
 #[derive(Debug)]
-pub enum XmlPart {
+pub enum XmlPart<'a> {
     /// Text written as is.
-    Text(&'static str),
+    Text(&'a str),
     /// ` _uid="N"` of the next node in the instance form; nothing in the
     /// definition form.
     Uid,
@@ -165,8 +165,8 @@ impl Out<'_> {
 /// segment (a label, or `ID::uid`).
 struct Path<'a> {
     parent: Option<&'a Path<'a>>,
-    label: Option<&'static str>,
-    id: &'static str,
+    label: Option<&'a str>,
+    id: &'a str,
     uid: usize,
 }
 
@@ -202,7 +202,7 @@ const fn same(a: &str, b: &str) -> bool {
     true
 }
 
-impl TreeView {
+impl<'a> TreeView<'a> {
     /// Offset of node `id` from the tree's root in the expanded pre-order.
     pub const fn offset(&self, id: usize) -> usize {
         let mut offset = id;
@@ -217,7 +217,7 @@ impl TreeView {
     /// Writes the `<BehaviorTree>` body with the first node numbered
     /// `first` (instance form), then in the instance form the blocks of
     /// the instances it embeds.
-    const fn body(&self, form: Form, first: usize, path: Option<&Path<'_>>, out: &mut Out<'_>) {
+    const fn body(&self, form: Form, first: usize, path: Option<&Path<'a>>, out: &mut Out<'_>) {
         let instance = matches!(form, Form::Instance);
         out.str("  <BehaviorTree ID=\"");
         out.str(self.name);
@@ -286,7 +286,7 @@ impl TreeView {
 
     /// The `n`-th tree of the depth-first walk over this tree and the ones
     /// it embeds (repeats included), and how many were walked.
-    const fn walk(&'static self, n: usize) -> (Option<&'static TreeView>, usize) {
+    const fn walk(&'a self, n: usize) -> (Option<&'a TreeView<'a>>, usize) {
         if n == 0 {
             return (Some(self), 1);
         }
@@ -304,7 +304,7 @@ impl TreeView {
     }
 
     /// Whether the `n`-th tree of the walk is the first with its name.
-    const fn first_of_name(&'static self, n: usize) -> bool {
+    const fn first_of_name(&'a self, n: usize) -> bool {
         let Some(tree) = self.walk(n).0 else {
             return false;
         };
@@ -321,7 +321,7 @@ impl TreeView {
     }
 
     /// Whether `model` is declared by a tree walked before the `n`-th.
-    const fn model_seen(&'static self, n: usize, model: &str) -> bool {
+    const fn model_seen(&'a self, n: usize, model: &str) -> bool {
         let mut m = 0;
         while m < n {
             if let Some(earlier) = self.walk(m).0 {
@@ -338,7 +338,7 @@ impl TreeView {
         false
     }
 
-    const fn document(&'static self, form: Form, out: &mut Out<'_>) {
+    const fn document(&'a self, form: Form, out: &mut Out<'_>) {
         out.str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<root BTCPP_format=\"4\" main_tree_to_execute=\"");
         out.str(self.name);
         out.str("\">\n");
@@ -377,7 +377,7 @@ impl TreeView {
     }
 
     /// Length in bytes of the XML document in `form`.
-    pub const fn xml_len(&'static self, form: Form) -> usize {
+    pub const fn xml_len(&'a self, form: Form) -> usize {
         let mut out = Out {
             buf: &mut [],
             len: 0,
@@ -388,7 +388,7 @@ impl TreeView {
 
     /// The XML document in `form`, as `N` bytes (`N` from
     /// [`xml_len`](Self::xml_len)).
-    pub const fn xml<const N: usize>(&'static self, form: Form) -> [u8; N] {
+    pub const fn xml<const N: usize>(&'a self, form: Form) -> [u8; N] {
         let mut buf = [0u8; N];
         let mut out = Out {
             buf: &mut buf,
@@ -397,6 +397,19 @@ impl TreeView {
         self.document(form, &mut out);
         assert!(out.len == N, "the XML length changed between passes");
         buf
+    }
+}
+
+impl TreeView<'_> {
+    /// Writes the document in `form` into `buf`, as much as fits, and
+    /// returns its whole length: what [`xml`](Self::xml) makes, outside
+    /// const evaluation (the macro writes trees without subtrees this way,
+    /// as literals, which costs rustc nothing to evaluate).
+    #[doc(hidden)]
+    pub fn write_xml(&self, form: Form, buf: &mut [u8]) -> usize {
+        let mut out = Out { buf, len: 0 };
+        self.document(form, &mut out);
+        out.len
     }
 }
 
@@ -427,9 +440,9 @@ pub struct Placed {
 /// Walks the expanded tree of `view`, calling `visit` for each node in uid
 /// order with the node, its uid, its parent's uid (0 for the root) and its
 /// depth in the expanded tree.
-pub fn expand(view: &'static TreeView, visit: &mut dyn FnMut(Placed)) {
+pub fn expand(view: &'static TreeView<'static>, visit: &mut dyn FnMut(Placed)) {
     fn walk(
-        view: &'static TreeView,
+        view: &'static TreeView<'static>,
         first: usize,
         parent: usize,
         depth: usize,

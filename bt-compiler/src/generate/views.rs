@@ -9,6 +9,7 @@
 use super::Gen;
 use crate::ir::{Constant, Kind, Node};
 use crate::kinds::{Btcpp, Category, KINDS};
+use bt_runtime::view::{Form, TreeView, XmlPart};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -36,8 +37,9 @@ impl Gen<'_> {
     pub(super) fn view_consts(&self) -> TokenStream {
         let name = &self.tree.name;
         let name_str = name.to_string();
-        let (parts, models) = self.xml_parts();
-        let parts = parts.iter().map(|p| match p {
+        let (xml_parts, model_lines) = self.xml_parts();
+        let models = &model_lines;
+        let parts = xml_parts.iter().map(|p| match p {
             Part::Text(t) => quote!(::__bt::view::XmlPart::Text(#t)),
             Part::Uid => quote!(::__bt::view::XmlPart::Uid),
             Part::Subtree(k) => quote!(::__bt::view::XmlPart::Subtree(#k)),
@@ -59,14 +61,25 @@ impl Gen<'_> {
             .map(|(_, path)| quote!(+ <#path as ::__bt::BehaviorTree>::VIEW.size));
         let own = self.tree.nodes.len();
         let (mermaid, dot) = (self.mermaid(), self.dot());
-        let document = |form: TokenStream| {
-            quote! {{
-                const LEN: usize = <#name as ::__bt::BehaviorTree>::VIEW.xml_len(::__bt::view::Form::#form);
-                const BYTES: [u8; LEN] = <#name as ::__bt::BehaviorTree>::VIEW.xml::<LEN>(::__bt::view::Form::#form);
-                ::__bt::view::text(&BYTES)
-            }}
+        let (definition, instance) = if subtrees.is_empty() {
+            // Written here, by the runtime's own writer, as literals: rustc
+            // would evaluate the constants below eagerly, slowly for large
+            // trees.
+            let (xml, models) = (&xml_parts, &model_lines);
+            let write = |form| literal(&name_str, xml, models, own, form);
+            let (definition, instance) = (write(Form::Definition), write(Form::Instance));
+            (quote!(#definition), quote!(#instance))
+        } else {
+            // Joined with the embedded trees' views in const evaluation.
+            let document = |form: TokenStream| {
+                quote! {{
+                    const LEN: usize = <#name as ::__bt::BehaviorTree>::VIEW.xml_len(::__bt::view::Form::#form);
+                    const BYTES: [u8; LEN] = <#name as ::__bt::BehaviorTree>::VIEW.xml::<LEN>(::__bt::view::Form::#form);
+                    ::__bt::view::text(&BYTES)
+                }}
+            };
+            (document(quote!(Definition)), document(quote!(Instance)))
         };
-        let (definition, instance) = (document(quote!(Definition)), document(quote!(Instance)));
         quote! {
             const VIEW: &'static ::__bt::view::TreeView = &::__bt::view::TreeView {
                 name: #name_str,
@@ -240,6 +253,30 @@ impl Gen<'_> {
         out.push_str("}\n");
         out
     }
+}
+
+/// A document of a tree without subtrees, written by the runtime's writer.
+fn literal(name: &str, parts: &[Part], models: &[String], size: usize, form: Form) -> String {
+    let xml: Vec<XmlPart> = parts
+        .iter()
+        .map(|p| match p {
+            Part::Text(t) => XmlPart::Text(t),
+            Part::Uid => XmlPart::Uid,
+            Part::Subtree(k) => XmlPart::Subtree(*k),
+        })
+        .collect();
+    let models: Vec<&str> = models.iter().map(String::as_str).collect();
+    let view = TreeView {
+        name,
+        nodes: &[],
+        xml: &xml,
+        models: &models,
+        subtrees: &[],
+        size,
+    };
+    let mut buf = vec![0; view.write_xml(form, &mut [])];
+    view.write_xml(form, &mut buf);
+    String::from_utf8(buf).expect("the writer copies UTF-8 pieces whole")
 }
 
 /// How a diagram draws a node.
