@@ -72,7 +72,7 @@ fn views<'a>(out: &mut String, names: impl Iterator<Item = &'a str>) {
     .unwrap();
     writeln!(
         out,
-        "pub const VIEWS: &[(&bt::view::TreeView, &str, &str)] = &["
+        "pub const VIEWS: &[(&bt::view::TreeView<'static>, &str, &str)] = &["
     )
     .unwrap();
     for name in names {

@@ -4,7 +4,10 @@
 //! documentation, not taken from the exporter.
 
 use bt::NodeKind;
-use bt::view::TreeView;
+use bt::view::TreeView as View;
+
+/// A tree's view, as the macro writes it.
+type TreeView = View<'static>;
 use roxmltree::{Document, Node};
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -16,7 +16,7 @@ use bt::BehaviorTree;
 use bt_difftest::btcpp::{Btlog, python};
 use std::path::Path;
 
-fn views() -> [(&'static bt::view::TreeView, &'static str, &'static str); 3] {
+fn views() -> [(&'static bt::view::TreeView<'static>, &'static str, &'static str); 3] {
     [
         (
             creature::CreatureBrain::VIEW,

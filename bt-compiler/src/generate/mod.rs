@@ -321,7 +321,7 @@ fn skeleton_tree(tree: &TreeDef) -> TokenStream {
         impl ::__bt::BehaviorTree for #name {
             const NAME: &'static str = #name_str;
             const NODES: &'static [::__bt::NodeInfo] = &[];
-            const VIEW: &'static ::__bt::view::TreeView = &::__bt::view::TreeView {
+            const VIEW: &'static ::__bt::view::TreeView<'static> = &::__bt::view::TreeView {
                 name: #name_str,
                 nodes: &[],
                 xml: &[],

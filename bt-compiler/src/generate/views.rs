@@ -81,7 +81,7 @@ impl Gen<'_> {
             (document(quote!(Definition)), document(quote!(Instance)))
         };
         quote! {
-            const VIEW: &'static ::__bt::view::TreeView = &::__bt::view::TreeView {
+            const VIEW: &'static ::__bt::view::TreeView<'static> = &::__bt::view::TreeView {
                 name: #name_str,
                 nodes: <Self as ::__bt::BehaviorTree>::NODES,
                 xml: &[#(#parts),*],
