@@ -288,15 +288,18 @@ behavior_tree! {
     }
 }
 
-/// Runs three creatures for `seconds` of simulated time, ticking their
-/// brains with `trace` attached; returns them and the final time.
+/// Runs `count` creatures for `seconds` of simulated time, ticking their
+/// brains with `trace` attached and calling `after` after each creature's
+/// tick; returns them and the final time.
 pub fn simulate(
+    count: u64,
     seed: u64,
     seconds: f64,
     trace: &impl Trace,
+    mut after: impl FnMut(&Creature),
 ) -> (Vec<(Creature, CreatureBrain)>, f64) {
     let dt = 0.25;
-    let mut creatures: Vec<(Creature, CreatureBrain)> = (0..3)
+    let mut creatures: Vec<(Creature, CreatureBrain)> = (0..count)
         .map(|id| (Creature::new(id, seed), CreatureBrain::default()))
         .collect();
     let mut rng = Pcg32::seed_from_u64(seed);
@@ -314,37 +317,58 @@ pub fn simulate(
                 .agent(creature.id)
                 .trace(trace);
             brain.tick(creature, &cx, &mut rng);
+            after(creature);
         }
     }
     (creatures, now)
 }
 
-/// `creature [SEED] [--record FILE.btlog] [--jsonl FILE.jsonl]`.
+/// `creature [SEED] [--record FILE.btlog] [--jsonl FILE.jsonl]
+/// [--html FILE.html] [--creatures N] [--seconds S]`.
 fn main() -> std::io::Result<()> {
     let mut seed = 7;
-    let (mut btlog, mut jsonl) = (None, None);
+    let (mut btlog, mut jsonl, mut html) = (None, None, None);
+    let (mut count, mut seconds) = (3u64, 120.0);
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
+        let mut value = |what: &str| args.next().unwrap_or_else(|| panic!("{arg} takes {what}"));
         match arg.as_str() {
-            "--record" => btlog = Some(args.next().expect("--record takes a file name")),
-            "--jsonl" => jsonl = Some(args.next().expect("--jsonl takes a file name")),
+            "--record" => btlog = Some(value("a file name")),
+            "--jsonl" => jsonl = Some(value("a file name")),
+            "--html" => html = Some(value("a file name")),
+            "--creatures" => count = value("a number").parse().expect("a number of creatures"),
+            "--seconds" => seconds = value("a number").parse().expect("a number of seconds"),
             _ => seed = arg.parse().expect("the seed is a number"),
         }
     }
-    let seconds = 120.0;
     // Level 1: transitions only, and only creature 0's.
     let tracer = Tracer::new(1, |e: &bt::TraceEvent| println!("{e}")).only_agent(0);
-    // Every node's status, for all three creatures.
-    let recorder = Recorder::new::<CreatureBrain>(3, 1 << 16);
+    // Every node's status, for every creature; for the page, with guard
+    // verdicts and a value per tick, when there are few creatures.
+    let ticks = (seconds / 0.25) as usize + 1;
+    let detailed = html.is_some() && count <= 16;
+    let mut recorder = Recorder::new::<CreatureBrain>(count as usize, 8 * ticks);
+    if detailed {
+        recorder = recorder.with_guards(16 * ticks).with_notes(ticks);
+    }
 
     println!(
-        "Spore creature, seed {seed}: 3 creatures for {seconds} s, {} bytes of tree state each\n",
+        "Spore creature, seed {seed}: {count} creatures for {seconds} s, {} bytes of tree state each\n",
         CreatureBrain::STATE_SIZE
     );
-    let (creatures, now) = simulate(seed, seconds, &(&tracer, &recorder));
+    let (creatures, now) = simulate(count, seed, seconds, &(&tracer, &recorder), |c| {
+        if detailed {
+            let state = (
+                c.hp.round(),
+                (c.hunger * 100.0).round() / 100.0,
+                c.x.round(),
+            );
+            recorder.note(c.id, 0, &format_args!("hp, hunger, x = {state:?}"));
+        }
+    });
 
     println!("\nafter {seconds} s:");
-    for (c, _) in &creatures {
+    for (c, _) in creatures.iter().take(3) {
         println!(
             "  creature {}: hp {:.0}, hunger {:.2}, energy {:.2}, x {:.1}, {:?}",
             c.id, c.hp, c.hunger, c.energy, c.x, c.tally
@@ -366,8 +390,14 @@ fn main() -> std::io::Result<()> {
     }
     if let Some(path) = jsonl {
         let mut file = std::io::BufWriter::new(std::fs::File::create(&path)?);
-        recorder.write_jsonl(0..3, &mut file)?;
+        recorder.write_jsonl(0..count, &mut file)?;
         println!("every creature's transitions written to {path} as JSON lines");
+    }
+    if let Some(path) = html {
+        let mut file = std::io::BufWriter::new(std::fs::File::create(&path)?);
+        let title = format!("Spore creature, seed {seed}");
+        recorder.write_html(0..count, &title, &mut file)?;
+        println!("a page of every creature's history written to {path}: open it in a browser");
     }
     Ok(())
 }

@@ -696,8 +696,11 @@
 //! ([`trace::STATUSES`]: the status every node returns) and keeps, per
 //! agent, every status transition of every node in a ring of fixed size,
 //! the way BehaviorTree.CPP's loggers see them. It writes an agent's
-//! recording as a `.btlog` file that Groot2 replays, or all agents' as JSON
-//! lines.
+//! recording as a `.btlog` file that Groot2 replays, all agents' as JSON
+//! lines, or a self-contained HTML page to scrub through
+//! ([`write_html`](record::Recorder::write_html): statuses per tick, guard
+//! verdicts with [`with_guards`](record::Recorder::with_guards), values
+//! attached with [`note`](record::Recorder::note), and coverage).
 //!
 //! ```
 //! use bt::record::{NodeStatus, Recorder};

@@ -290,7 +290,8 @@ fn json_lines_describe_the_tree_then_each_transition() {
         .flat_map(|&a| {
             recorder.transitions(a).into_iter().map(move |t| {
                 format!(
-                    "{{\"agent\":{a},\"time\":{},\"uid\":{},\"status\":\"{}\"}}",
+                    "{{\"agent\":{a},\"tick\":{},\"time\":{},\"uid\":{},\"status\":\"{}\"}}",
+                    t.tick,
                     t.time,
                     t.uid,
                     t.status.name()

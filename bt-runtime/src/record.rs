@@ -55,6 +55,13 @@
 //! row `bt-recorder`) that is about 50 ns per agent-tick over ticking
 //! without it.
 //!
+//! # Guards, values and the page
+//!
+//! [`Recorder::with_guards`] also keeps each decider child's guard check
+//! (accepted, or the clause that rejected), and [`Recorder::with_notes`]
+//! keeps short values attached with [`Recorder::note`]. [`Recorder::write_html`]
+//! writes everything as one self-contained page to scrub through.
+//!
 //! The `bt` crate's reference has an example ("Views and recording").
 //!
 //! [`Context`]: crate::Context
@@ -63,7 +70,7 @@
 
 use crate::meta::{BehaviorTree, NodeInfo, NodeKind};
 use crate::status::Status;
-use crate::trace::{ACTIVATIONS, Event, Trace, TraceEvent};
+use crate::trace::{ACTIVATIONS, Event, GUARDS, Trace, TraceEvent, Verdict};
 use crate::view::{TreeView, expand};
 use std::io::{self, Write};
 use std::string::String;
@@ -115,10 +122,131 @@ impl From<Status> for NodeStatus {
 pub struct Transition {
     /// The tick's time, in seconds ([`Context::now`](crate::Context::now)).
     pub time: f64,
+    /// The agent's tick it happened in, counted from 0 (a `reset` between
+    /// ticks counts toward the next one).
+    pub tick: u32,
     /// The node's uid (see [`view`](crate::view)).
     pub uid: u16,
     /// The status it changed to.
     pub status: NodeStatus,
+}
+
+/// A decider child's guard, checked (recorded with
+/// [`Recorder::with_guards`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GuardCheck {
+    /// The agent's tick.
+    pub tick: u32,
+    /// The decider group.
+    pub group: u16,
+    /// The child whose guard it is.
+    pub child: u16,
+    /// `None` when the guard accepted; the source text of the clause that
+    /// rejected otherwise.
+    pub rejected_at: Option<&'static str>,
+}
+
+/// A short value attached to an agent or a node at a tick
+/// ([`Recorder::note`]): at most [`Note::CAPACITY`] bytes of text, stored
+/// inline.
+#[derive(Clone, Copy)]
+pub struct Note {
+    /// The agent's tick.
+    pub tick: u32,
+    /// The node, or 0 for the agent itself.
+    pub uid: u16,
+    len: u8,
+    text: [u8; Note::CAPACITY],
+}
+
+impl Note {
+    /// Bytes of text a note keeps; longer values are cut (at a character
+    /// boundary) and end with `…`.
+    pub const CAPACITY: usize = 56;
+
+    /// The text.
+    pub fn text(&self) -> &str {
+        core::str::from_utf8(&self.text[..self.len as usize]).unwrap_or("")
+    }
+}
+
+impl core::fmt::Debug for Note {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Note")
+            .field("tick", &self.tick)
+            .field("uid", &self.uid)
+            .field("text", &self.text())
+            .finish()
+    }
+}
+
+/// Writes into a note's fixed buffer, cutting what does not fit.
+struct NoteWriter<'a> {
+    buf: &'a mut [u8; Note::CAPACITY],
+    len: usize,
+    cut: bool,
+}
+
+impl core::fmt::Write for NoteWriter<'_> {
+    fn write_str(&mut self, s: &str) -> core::fmt::Result {
+        // Room for `…` (3 bytes) is kept once text is cut.
+        for c in s.chars() {
+            let n = c.len_utf8();
+            if self.cut || self.len + n > Note::CAPACITY - 3 {
+                self.cut = true;
+                return Ok(());
+            }
+            c.encode_utf8(&mut self.buf[self.len..]);
+            self.len += n;
+        }
+        Ok(())
+    }
+}
+
+/// A ring of fixed capacity: the newest items, the count of those dropped.
+struct Ring<T> {
+    items: Vec<T>,
+    /// Index of the oldest item once full.
+    head: usize,
+    dropped: u64,
+}
+
+impl<T: Copy> Ring<T> {
+    fn new(capacity: usize) -> Ring<T> {
+        Ring {
+            items: Vec::with_capacity(capacity),
+            head: 0,
+            dropped: 0,
+        }
+    }
+
+    fn push(&mut self, item: T) {
+        if self.items.len() < self.items.capacity() {
+            self.items.push(item);
+        } else if !self.items.is_empty() {
+            self.items[self.head] = item;
+            self.head = (self.head + 1) % self.items.len();
+            self.dropped += 1;
+        } else {
+            self.dropped += 1;
+        }
+    }
+
+    /// Oldest first.
+    fn iter(&self) -> impl Iterator<Item = &T> {
+        let (newer, older) = self.items.split_at(self.head);
+        older.iter().chain(newer)
+    }
+
+    fn clear(&mut self) {
+        self.items.clear();
+        self.head = 0;
+        self.dropped = 0;
+    }
+
+    fn bytes(&self) -> usize {
+        self.items.capacity() * core::mem::size_of::<T>()
+    }
 }
 
 /// How a node's children go back to idle, besides all of them when the
@@ -274,12 +402,15 @@ struct Instance {
 /// One agent's recording.
 struct Agent {
     status: Vec<NodeStatus>,
-    ring: Vec<Transition>,
-    /// Index of the oldest transition once the ring is full.
-    head: usize,
-    dropped: u64,
+    ring: Ring<Transition>,
+    guards: Ring<GuardCheck>,
+    notes: Ring<Note>,
     stack: Vec<Instance>,
     now: f64,
+    /// Ticks finished.
+    ticks: u32,
+    /// Between the first event of a tick and its root's status.
+    in_tick: bool,
 }
 
 impl Agent {
@@ -292,11 +423,13 @@ impl Agent {
         });
         Agent {
             status: std::vec![NodeStatus::Idle; layout.slots.len()],
-            ring: Vec::with_capacity(capacity),
-            head: 0,
-            dropped: 0,
+            ring: Ring::new(capacity),
+            guards: Ring::new(0),
+            notes: Ring::new(0),
             stack,
             now: 0.0,
+            ticks: 0,
+            in_tick: false,
         }
     }
 
@@ -305,20 +438,12 @@ impl Agent {
             return;
         }
         self.status[uid as usize] = status;
-        let t = Transition {
+        self.ring.push(Transition {
             time: self.now,
+            tick: self.ticks,
             uid,
             status,
-        };
-        if self.ring.len() < self.ring.capacity() {
-            self.ring.push(t);
-        } else if !self.ring.is_empty() {
-            self.ring[self.head] = t;
-            self.head = (self.head + 1) % self.ring.len();
-            self.dropped += 1;
-        } else {
-            self.dropped += 1;
-        }
+        });
     }
 
     /// Returns `uid` to idle: a running node is halted (its children
@@ -422,6 +547,9 @@ impl Agent {
 
     fn apply(&mut self, layout: &Layout, event: &TraceEvent) {
         self.now = event.now;
+        // `reset` is called between ticks, and a tick's end comes after its
+        // root's status; everything else is part of a tick.
+        self.in_tick |= !matches!(event.what, Event::Reset | Event::TickEnd(_));
         match event.what {
             // A tick of the recorded tree itself (not of an embedded one)
             // starts outside every subtree.
@@ -437,6 +565,27 @@ impl Agent {
                 }
                 if let Some((uid, _)) = self.uid(event.node) {
                     self.returned(layout, uid, status.into());
+                    if uid == 1 {
+                        self.ticks += 1;
+                        self.in_tick = false;
+                    }
+                }
+            }
+            Event::Guard { child, verdict } => {
+                let rejected_at = match verdict {
+                    Verdict::Accepted(_) => None,
+                    Verdict::Rejected(clause) => Some(clause),
+                    Verdict::Masked => return,
+                };
+                if let (Some((group, _)), Some((child, _))) =
+                    (self.uid(event.node), self.uid(child))
+                {
+                    self.guards.push(GuardCheck {
+                        tick: self.ticks,
+                        group,
+                        child,
+                        rejected_at,
+                    });
                 }
             }
             Event::EnterSubtree => {
@@ -472,14 +621,22 @@ impl Agent {
             | Event::End { .. }
             | Event::NoneAccepted
             | Event::RedecideLimit
-            | Event::Continue { .. }
-            | Event::Guard { .. } => {}
+            | Event::Continue { .. } => {}
         }
     }
 
     fn transitions(&self) -> impl Iterator<Item = &Transition> {
-        let (newer, older) = self.ring.split_at(self.head);
-        older.iter().chain(newer)
+        self.ring.iter()
+    }
+
+    /// The tick a note made now belongs to: the one running, else the one
+    /// that just finished.
+    fn note_tick(&self) -> u32 {
+        if self.in_tick {
+            self.ticks
+        } else {
+            self.ticks.saturating_sub(1)
+        }
     }
 }
 
@@ -491,6 +648,8 @@ impl Agent {
 pub struct Recorder {
     layout: Layout,
     agents: Vec<Mutex<Agent>>,
+    /// The trace level asked for: 1, or 5 with guards recorded.
+    level: u8,
 }
 
 impl core::fmt::Debug for Recorder {
@@ -518,7 +677,84 @@ impl Recorder {
         let agents = (0..agents)
             .map(|_| Mutex::new(Agent::new(&layout, capacity)))
             .collect();
-        Recorder { layout, agents }
+        Recorder {
+            layout,
+            agents,
+            level: ACTIVATIONS,
+        }
+    }
+
+    /// Also records, per agent, the last `capacity` guard checks of decider
+    /// children (accepted, or the clause that rejected). This asks for
+    /// trace level 5, so every per-tick event is built: slower.
+    pub fn with_guards(mut self, capacity: usize) -> Recorder {
+        for a in &mut self.agents {
+            a.get_mut().unwrap_or_else(PoisonError::into_inner).guards = Ring::new(capacity);
+        }
+        self.level = GUARDS;
+        self
+    }
+
+    /// Keeps, per agent, the last `capacity` notes made with
+    /// [`note`](Self::note).
+    pub fn with_notes(mut self, capacity: usize) -> Recorder {
+        for a in &mut self.agents {
+            a.get_mut().unwrap_or_else(PoisonError::into_inner).notes = Ring::new(capacity);
+        }
+        self
+    }
+
+    /// Attaches a short value to `agent` (`uid` 0) or one of its nodes at
+    /// the tick running (or, between ticks, the one just finished): its
+    /// `Debug` text, cut to [`Note::CAPACITY`] bytes. Needs
+    /// [`with_notes`](Self::with_notes); allocates nothing.
+    pub fn note(&self, agent: u64, uid: u16, value: &dyn core::fmt::Debug) {
+        let mut a = self.agent(agent);
+        if a.notes.items.capacity() == 0 {
+            return;
+        }
+        let mut text = [0u8; Note::CAPACITY];
+        let mut w = NoteWriter {
+            buf: &mut text,
+            len: 0,
+            cut: false,
+        };
+        let _ = core::fmt::Write::write_fmt(&mut w, format_args!("{value:?}"));
+        let mut len = w.len;
+        if w.cut {
+            text[len..len + 3].copy_from_slice("…".as_bytes());
+            len += 3;
+        }
+        let tick = a.note_tick();
+        a.notes.push(Note {
+            tick,
+            uid,
+            len: len as u8,
+            text,
+        });
+    }
+
+    /// The uid of the first node labelled `label` (in pre-order, subtrees
+    /// expanded), to attach notes to.
+    pub fn uid_of(&self, label: &str) -> Option<u16> {
+        (1..self.layout.slots.len())
+            .find(|&uid| self.layout.slots[uid].info.label == Some(label))
+            .map(|uid| uid as u16)
+    }
+
+    /// Ticks `agent` finished while recorded.
+    pub fn ticks(&self, agent: u64) -> u32 {
+        self.agent(agent).ticks
+    }
+
+    /// `agent`'s guard checks kept, oldest first.
+    pub fn guard_checks(&self, agent: u64) -> Vec<GuardCheck> {
+        self.agent(agent).guards.iter().copied().collect()
+    }
+
+    /// `agent`'s notes kept, oldest first.
+    pub fn notes(&self, agent: u64) -> Vec<Note> {
+        self.agent(agent).notes.iter().copied().collect()
     }
 
     /// How many agents it records.
@@ -540,7 +776,9 @@ impl Recorder {
         };
         let a = agent.lock().unwrap_or_else(PoisonError::into_inner);
         core::mem::size_of::<Mutex<Agent>>()
-            + a.ring.capacity() * core::mem::size_of::<Transition>()
+            + a.ring.bytes()
+            + a.guards.bytes()
+            + a.notes.bytes()
             + a.status.capacity()
             + a.stack.capacity() * core::mem::size_of::<Instance>()
     }
@@ -572,7 +810,7 @@ impl Recorder {
     /// How many of `agent`'s transitions were dropped because its ring was
     /// full.
     pub fn dropped(&self, agent: u64) -> u64 {
-        self.agent(agent).dropped
+        self.agent(agent).ring.dropped
     }
 
     /// Each node's current status for `agent`, indexed by uid (index 0 is
@@ -585,8 +823,8 @@ impl Recorder {
     pub fn clear(&self, agent: u64) {
         let mut a = self.agent(agent);
         a.ring.clear();
-        a.head = 0;
-        a.dropped = 0;
+        a.guards.clear();
+        a.notes.clear();
     }
 
     /// Writes `agent`'s recording as a BehaviorTree.CPP FileLogger2 file,
@@ -626,13 +864,13 @@ impl Recorder {
     ///
     /// ```text
     /// {"format":"arbortick-trace","version":1,"tree":"Hello","nodes":[{"uid":1,"parent":0,"tree":"Hello","id":0,"kind":"sequence","label":null,"detail":"sequence","guard":null,"line":3,"column":9,"depth":0},..]}
-    /// {"agent":0,"time":0,"uid":1,"status":"running"}
+    /// {"agent":0,"tick":0,"time":0,"uid":1,"status":"running"}
     /// ```
     ///
     /// Each node gives its uid and its parent's (0 for the root), the tree
     /// it belongs to and its id there, its kind (the DSL keyword), label,
     /// source text (`detail`), decider guard, source position and depth in
-    /// the expanded tree. Times are seconds.
+    /// the expanded tree. Ticks count from 0 per agent; times are seconds.
     pub fn write_jsonl(
         &self,
         agents: impl IntoIterator<Item = u64>,
@@ -641,47 +879,17 @@ impl Recorder {
         let mut line = String::new();
         line.push_str("{\"format\":\"arbortick-trace\",\"version\":1,\"tree\":");
         json_str(&mut line, self.layout.view.name);
-        line.push_str(",\"nodes\":[");
-        let mut first = true;
-        let mut depth = std::vec![0usize; self.layout.slots.len()];
-        for uid in 1..self.layout.slots.len() {
-            let slot = &self.layout.slots[uid];
-            let info = slot.info;
-            if slot.parent != 0 {
-                depth[uid] = depth[slot.parent as usize] + 1;
-            }
-            if !first {
-                line.push(',');
-            }
-            first = false;
-            line.push_str(&std::format!(
-                "{{\"uid\":{uid},\"parent\":{},\"tree\":",
-                slot.parent
-            ));
-            json_str(&mut line, info.tree);
-            line.push_str(&std::format!(",\"id\":{},\"kind\":", info.id));
-            json_str(&mut line, info.kind.keyword());
-            line.push_str(",\"label\":");
-            json_opt(&mut line, info.label);
-            line.push_str(",\"detail\":");
-            json_str(&mut line, info.detail);
-            line.push_str(",\"guard\":");
-            json_opt(&mut line, info.guard);
-            line.push_str(&std::format!(
-                ",\"line\":{},\"column\":{},\"depth\":{}}}",
-                info.line,
-                info.column,
-                depth[uid]
-            ));
-        }
-        line.push_str("]}\n");
+        line.push_str(",\"nodes\":");
+        self.nodes_json(&mut line);
+        line.push_str("}\n");
         out.write_all(line.as_bytes())?;
         for agent in agents {
             let a = self.agent(agent);
             for t in a.transitions() {
                 writeln!(
                     out,
-                    "{{\"agent\":{agent},\"time\":{},\"uid\":{},\"status\":\"{}\"}}",
+                    "{{\"agent\":{agent},\"tick\":{},\"time\":{},\"uid\":{},\"status\":\"{}\"}}",
+                    t.tick,
                     t.time,
                     t.uid,
                     t.status.name()
@@ -689,6 +897,163 @@ impl Recorder {
             }
         }
         Ok(())
+    }
+}
+
+impl Recorder {
+    /// The expanded tree as a JSON array: per node its uid and parent's
+    /// uid, tree and id there, kind, label, source text, guard, source
+    /// position and depth.
+    fn nodes_json(&self, out: &mut String) {
+        out.push('[');
+        let mut depth = std::vec![0usize; self.layout.slots.len()];
+        for uid in 1..self.layout.slots.len() {
+            let slot = &self.layout.slots[uid];
+            let info = slot.info;
+            if slot.parent != 0 {
+                depth[uid] = depth[slot.parent as usize] + 1;
+            }
+            if uid > 1 {
+                out.push(',');
+            }
+            out.push_str(&std::format!(
+                "{{\"uid\":{uid},\"parent\":{},\"tree\":",
+                slot.parent
+            ));
+            json_str(out, info.tree);
+            out.push_str(&std::format!(",\"id\":{},\"kind\":", info.id));
+            json_str(out, info.kind.keyword());
+            out.push_str(",\"label\":");
+            json_opt(out, info.label);
+            out.push_str(",\"detail\":");
+            json_str(out, info.detail);
+            out.push_str(",\"guard\":");
+            json_opt(out, info.guard);
+            out.push_str(&std::format!(
+                ",\"line\":{},\"column\":{},\"depth\":{}}}",
+                info.line,
+                info.column,
+                depth[uid]
+            ));
+        }
+        out.push(']');
+    }
+
+    /// Writes a self-contained HTML page that shows the recording of
+    /// `agents`: the tree, each node coloured by its status at the tick a
+    /// slider picks, the transitions, guard checks and notes of that tick,
+    /// an agent picker, and per node how often it ran, succeeded and
+    /// failed over the whole recording (nodes that never ran are marked).
+    /// Every script and style is inline: the file opens from disk, with no
+    /// network. `#agent=3&tick=40` in its URL opens it at that agent and
+    /// tick.
+    pub fn write_html(
+        &self,
+        agents: impl IntoIterator<Item = u64>,
+        title: &str,
+        out: &mut impl Write,
+    ) -> io::Result<()> {
+        let mut data = String::new();
+        data.push_str("{\"tree\":");
+        json_str(&mut data, self.layout.view.name);
+        data.push_str(",\"nodes\":");
+        self.nodes_json(&mut data);
+        data.push_str(",\"agents\":[");
+        let mut total = 0u64;
+        let mut log = Vec::new();
+        for (i, agent) in agents.into_iter().enumerate() {
+            let a = self.agent(agent);
+            if i > 0 {
+                data.push(',');
+            }
+            // Per tick: a varint count, then (if any) the tick's time as
+            // an f32, then 3 bytes per transition: uid, status.
+            let ticks = a
+                .transitions()
+                .last()
+                .map_or(a.ticks, |t| a.ticks.max(t.tick + 1));
+            log.clear();
+            let mut kept = a.transitions().peekable();
+            for tick in 0..ticks {
+                let mut here = Vec::new();
+                while let Some(t) = kept.next_if(|t| t.tick == tick) {
+                    here.push(*t);
+                }
+                let mut n = here.len();
+                loop {
+                    let byte = (n & 0x7f) as u8;
+                    n >>= 7;
+                    log.push(if n > 0 { byte | 0x80 } else { byte });
+                    if n == 0 {
+                        break;
+                    }
+                }
+                if let Some(first) = here.first() {
+                    log.extend_from_slice(&(first.time as f32).to_le_bytes());
+                }
+                for t in &here {
+                    log.extend_from_slice(&t.uid.to_le_bytes());
+                    log.push(t.status as u8);
+                }
+                total += here.len() as u64;
+            }
+            data.push_str(&std::format!(
+                "{{\"agent\":{agent},\"ticks\":{ticks},\"dropped\":{},\"log\":\"",
+                a.ring.dropped
+            ));
+            base64(&log, &mut data);
+            data.push_str("\",\"guards\":[");
+            for (k, g) in a.guards.iter().enumerate() {
+                if k > 0 {
+                    data.push(',');
+                }
+                data.push_str(&std::format!("[{},{},{},", g.tick, g.group, g.child));
+                json_opt(&mut data, g.rejected_at);
+                data.push(']');
+            }
+            data.push_str("],\"notes\":[");
+            for (k, n) in a.notes.iter().enumerate() {
+                if k > 0 {
+                    data.push(',');
+                }
+                data.push_str(&std::format!("[{},{},", n.tick, n.uid));
+                json_str(&mut data, n.text());
+                data.push(']');
+            }
+            data.push_str("]}");
+        }
+        data.push_str(&std::format!("],\"transitions\":{total}}}"));
+        // `<` appears only inside JSON strings: escaped, no text can close
+        // the script element.
+        let data = data.replace('<', "\\u003c");
+        let title = title
+            .replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;");
+        let page = include_str!("debugger.html")
+            .replace("/*BT-TITLE*/", &title)
+            .replace("/*BT-DATA*/", &data);
+        out.write_all(page.as_bytes())
+    }
+}
+
+/// Standard base64, with padding.
+fn base64(bytes: &[u8], out: &mut String) {
+    const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ABC[(n >> (18 - 6 * i)) as usize & 63] as char);
+            } else {
+                out.push('=');
+            }
+        }
     }
 }
 
@@ -718,11 +1083,12 @@ fn json_opt(out: &mut String, s: Option<&str>) {
 impl Trace for Recorder {
     /// [`ACTIVATIONS`] for recorded agents: besides statuses, only a firing
     /// `monitor` matters, and the per-tick events of levels 3 to 5 are
-    /// never built for a recorder.
+    /// not built for a recorder, unless it records guards
+    /// ([`with_guards`](Recorder::with_guards): level 5).
     #[inline]
     fn level(&self, agent: u64) -> u8 {
         if agent < self.agents.len() as u64 {
-            ACTIVATIONS
+            self.level
         } else {
             0
         }

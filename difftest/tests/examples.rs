@@ -16,7 +16,11 @@ use bt::BehaviorTree;
 use bt_difftest::btcpp::{Btlog, python};
 use std::path::Path;
 
-fn views() -> [(&'static bt::view::TreeView<'static>, &'static str, &'static str); 3] {
+fn views() -> [(
+    &'static bt::view::TreeView<'static>,
+    &'static str,
+    &'static str,
+); 3] {
     [
         (
             creature::CreatureBrain::VIEW,
@@ -97,7 +101,7 @@ fn example_trees_load_in_behaviortree_cpp() {
 #[test]
 fn a_creature_recording_reads_back_record_for_record() {
     let recorder = bt::record::Recorder::new::<creature::CreatureBrain>(3, 1 << 16);
-    creature::simulate(7, 120.0, &recorder);
+    creature::simulate(3, 7, 120.0, &recorder, |_| {});
     for agent in 0..3 {
         let mut bytes = Vec::new();
         recorder.write_btlog(agent, &mut bytes).unwrap();
