@@ -84,7 +84,7 @@ pub fn pick<R: Rng + ?Sized>(rng: &mut R, candidates: u128) -> Option<usize> {
 }
 
 /// The trace level wanted for this context's agent; constant 0 with
-/// [`NoTrace`]. Used by generated code before it builds an event.
+/// [`NoTrace`](crate::NoTrace). Used by generated code before it builds an event.
 #[inline(always)]
 pub fn trace_level<C: Context>(cx: &C) -> u8 {
     if <C::Trace as Trace>::ENABLED {
@@ -108,7 +108,7 @@ pub fn trace_emit<C: Context>(cx: &C, level: u8, node: &'static NodeInfo, what: 
 }
 
 /// Reports the status node `node` returned (trace level 6): one call per
-/// node in generated code, nothing at all with [`NoTrace`].
+/// node in generated code, nothing at all with [`NoTrace`](crate::NoTrace).
 #[inline(always)]
 pub fn trace_returned<C: Context>(cx: &C, node: &'static NodeInfo, status: Status) -> Status {
     if trace_statuses(cx) {
@@ -118,7 +118,7 @@ pub fn trace_returned<C: Context>(cx: &C, node: &'static NodeInfo, status: Statu
 }
 
 /// Whether this context's agent's level-6 events are wanted
-/// ([`Trace::statuses`]); constant `false` with [`NoTrace`].
+/// ([`Trace::statuses`]); constant `false` with [`NoTrace`](crate::NoTrace).
 #[inline(always)]
 pub fn trace_statuses<C: Context>(cx: &C) -> bool {
     <C::Trace as Trace>::ENABLED && cx.tracer().statuses(cx.agent())

@@ -166,7 +166,7 @@ fn wants(hook: &impl Trace, event: &TraceEvent) -> bool {
 pub struct TraceEvent {
     /// The event's level (1 to 5).
     pub level: u8,
-    /// The agent ticked (from [`Context::agent`]).
+    /// The agent ticked (from [`Context::agent`](crate::Context::agent)).
     pub agent: u64,
     /// The time of the tick.
     pub now: f64,
