@@ -103,6 +103,10 @@ fn statuses_follow_the_running_leaves_and_the_active_path() {
         recorder.nodes(),
         Life::NODES.len() + 2 * Chores::NODES.len()
     );
+    let mut parents = std::collections::HashMap::new();
+    bt::view::expand(Life::VIEW, &mut |p| {
+        parents.insert(p.uid, p.parent);
+    });
     let (mut ticks, mut most) = (0, 0);
     run(&recorder, 0..20, 500, |agent, bot, life| {
         let statuses = recorder.current_statuses(agent);
@@ -115,10 +119,6 @@ fn statuses_follow_the_running_leaves_and_the_active_path() {
         assert_eq!(leaves as i32, bot.running, "agent {agent}");
         most = most.max(leaves);
         // Running nodes form paths from the root.
-        let mut parents = std::collections::HashMap::new();
-        bt::view::expand(Life::VIEW, &mut |p| {
-            parents.insert(p.uid, p.parent);
-        });
         for uid in (1..statuses.len()).filter(|&u| running(u)) {
             let parent = parents[&uid];
             assert!(

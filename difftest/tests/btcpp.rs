@@ -124,6 +124,17 @@ const KINDS: &[&str] = &[
     "BtSub",
 ];
 
+/// Whether BT.CPP is missing here (saying why): the test is skipped.
+fn skipped() -> bool {
+    match python() {
+        Ok(_) => false,
+        Err(why) => {
+            eprintln!("skipped: {why}");
+            true
+        }
+    }
+}
+
 fn scratch_dir(name: &str) -> std::path::PathBuf {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
     std::fs::create_dir_all(&dir).unwrap();
@@ -132,8 +143,7 @@ fn scratch_dir(name: &str) -> std::path::PathBuf {
 
 #[test]
 fn random_trees_run_as_in_behaviortree_cpp() {
-    if let Err(why) = python() {
-        eprintln!("skipped: {why}");
+    if skipped() {
         return;
     }
     let cases: Vec<&Case> = trees::CASES.iter().collect();
@@ -298,8 +308,8 @@ mod differences {
     /// once.
     #[test]
     fn repeat_runs_again_without_yielding() {
-        if python().is_err() {
-            return eprintln!("skipped: {}", python().unwrap_err());
+        if skipped() {
+            return;
         }
         let (ours, theirs) = both(case!(RepeatYields, always_success()), &always_success(), 1);
         assert_eq!(calls(&ours), [["c1", "c2", "c2"]]);
@@ -314,8 +324,8 @@ mod differences {
     /// finished in one tick.
     #[test]
     fn sequence_with_memory_goes_on_without_yielding() {
-        if python().is_err() {
-            return eprintln!("skipped: {}", python().unwrap_err());
+        if skipped() {
+            return;
         }
         let (ours, theirs) = both(case!(MemoryYields, always_success()), &always_success(), 1);
         assert_eq!(calls(&ours), [["c1", "c2", "c3"]]);
@@ -336,8 +346,8 @@ mod differences {
     /// we halt the branch, BT.CPP leaves it running, unticked.
     #[test]
     fn while_do_else_halts_the_branch_when_its_condition_runs() {
-        if python().is_err() {
-            return eprintln!("skipped: {}", python().unwrap_err());
+        if skipped() {
+            return;
         }
         let (ours, theirs) = both(
             case!(RunningCondition, running_condition()),
@@ -366,8 +376,8 @@ mod differences {
     /// returns it without calling it until the node finishes.
     #[test]
     fn while_do_else_starts_a_finished_stateful_condition_again() {
-        if python().is_err() {
-            return eprintln!("skipped: {}", python().unwrap_err());
+        if skipped() {
+            return;
         }
         let (ours, theirs) = both(
             case!(StatefulCondition, stateful_condition()),

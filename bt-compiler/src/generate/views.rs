@@ -37,8 +37,7 @@ impl Gen<'_> {
     pub(super) fn view_consts(&self) -> TokenStream {
         let name = &self.tree.name;
         let name_str = name.to_string();
-        let (xml_parts, model_lines) = self.xml_parts();
-        let models = &model_lines;
+        let (xml_parts, models) = self.xml_parts();
         let parts = xml_parts.iter().map(|p| match p {
             Part::Text(t) => quote!(::__bt::view::XmlPart::Text(#t)),
             Part::Uid => quote!(::__bt::view::XmlPart::Uid),
@@ -65,8 +64,7 @@ impl Gen<'_> {
             // Written here, by the runtime's own writer, as literals: rustc
             // would evaluate the constants below eagerly, slowly for large
             // trees.
-            let (xml, models) = (&xml_parts, &model_lines);
-            let write = |form| literal(&name_str, xml, models, own, form);
+            let write = |form| literal(&name_str, &xml_parts, &models, own, form);
             let (definition, instance) = (write(Form::Definition), write(Form::Instance));
             (quote!(#definition), quote!(#instance))
         } else {
