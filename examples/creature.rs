@@ -11,9 +11,16 @@
 //! summary of all creatures, and creature 0's active path at the end.
 //! Every node's status transitions are recorded too: `--record` writes
 //! creature 0's as a BehaviorTree.CPP `.btlog` file (Groot2 replays it),
-//! `--jsonl` every creature's as JSON lines.
+//! `--jsonl` every creature's as JSON lines, `--html` a page to scrub
+//! through them.
 //!
-//! `cargo run --example creature -- [seed] [--record creature.btlog] [--jsonl creature.jsonl]`
+//! The whole world saves and loads mid-run, brains included: `--save
+//! state.json` writes it at the end, `--load state.json` starts from it, so
+//! `--seconds 60 --save s.json` then `--load s.json --seconds 120` ends
+//! exactly where one 120-second run does.
+//!
+//! `cargo run --example creature -- [seed] [--record creature.btlog] [--jsonl creature.jsonl]
+//! [--html creature.html] [--creatures N] [--seconds S] [--save F.json] [--load F.json]`
 
 use bt::prelude::*;
 use bt::record::Recorder;
@@ -42,6 +49,8 @@ bt::bitflags::bitflags! {
 }
 
 /// One creature and its patch of world.
+#[derive(bt::serde::Serialize, bt::serde::Deserialize)]
+#[serde(crate = "bt::serde")]
 pub struct Creature {
     id: u64,
     x: f32,
@@ -58,7 +67,8 @@ pub struct Creature {
 }
 
 /// Counts for the summary.
-#[derive(Default, Debug)]
+#[derive(Default, Debug, bt::serde::Serialize, bt::serde::Deserialize)]
+#[serde(crate = "bt::serde")]
 pub struct Tally {
     fights_won: u32,
     hits_taken: u32,
@@ -259,6 +269,7 @@ impl OrRunning for Status {
 
 behavior_tree! {
     /// Figure 1 of the Spore behavior tree documentation, as a tree.
+    #[bt(serde)]
     pub tree CreatureBrain(me: &mut Creature, cx: &Ctx<Mode, Senses, impl Trace>, rng: &mut Pcg32) {
         'root: prioritized {
             'flee: stimuli(any = Senses::TOOK_HIT) when me.hp < 90.0 => action me.flee(cx.dt as f32),
@@ -288,6 +299,71 @@ behavior_tree! {
     }
 }
 
+/// Everything a run is: the clock, every creature with its brain, and the
+/// generator the brains' `shuffle` draws from. Saved and loaded whole.
+#[derive(bt::serde::Serialize, bt::serde::Deserialize)]
+#[serde(crate = "bt::serde")]
+pub struct World {
+    /// Simulated time, in seconds.
+    pub now: f64,
+    /// The creatures and their brains' states.
+    pub creatures: Vec<(Creature, CreatureBrain)>,
+    rng: Pcg32,
+}
+
+/// Seconds per tick.
+pub const DT: f64 = 0.25;
+
+impl World {
+    /// `count` creatures at time 0, from `seed`.
+    pub fn new(count: u64, seed: u64) -> World {
+        World {
+            now: 0.0,
+            creatures: (0..count)
+                .map(|id| (Creature::new(id, seed), CreatureBrain::default()))
+                .collect(),
+            rng: Pcg32::seed_from_u64(seed),
+        }
+    }
+
+    /// One tick: the world moves on by [`DT`], then each creature's brain
+    /// ticks with `trace` attached; `after` sees each creature after its
+    /// tick, with the context it was ticked with.
+    pub fn step<T: Trace>(
+        &mut self,
+        trace: &T,
+        mut after: impl FnMut(&Creature, &Ctx<Mode, Senses, &T>),
+    ) {
+        self.now += DT;
+        let now = self.now;
+        let night = (now % 60.0) >= 40.0;
+        for (creature, brain) in &mut self.creatures {
+            creature.simulate(now, DT as f32);
+            let senses = creature.stimuli.update(now);
+            let mode = if night { Mode::NIGHT } else { Mode::empty() };
+            let cx = Ctx::new(now, DT)
+                .flags(mode)
+                .stimuli(senses)
+                .agent(creature.id)
+                .trace(trace);
+            brain.tick(creature, &cx, &mut self.rng);
+            after(creature, &cx);
+        }
+    }
+
+    /// Steps until the clock reaches `seconds`.
+    pub fn run_until<T: Trace>(
+        &mut self,
+        seconds: f64,
+        trace: &T,
+        mut after: impl FnMut(&Creature, &Ctx<Mode, Senses, &T>),
+    ) {
+        while self.now < seconds {
+            self.step(trace, &mut after);
+        }
+    }
+}
+
 /// Runs `count` creatures for `seconds` of simulated time, ticking their
 /// brains with `trace` attached and calling `after` after each creature's
 /// tick; returns them and the final time.
@@ -298,37 +374,19 @@ pub fn simulate(
     trace: &impl Trace,
     mut after: impl FnMut(&Creature),
 ) -> (Vec<(Creature, CreatureBrain)>, f64) {
-    let dt = 0.25;
-    let mut creatures: Vec<(Creature, CreatureBrain)> = (0..count)
-        .map(|id| (Creature::new(id, seed), CreatureBrain::default()))
-        .collect();
-    let mut rng = Pcg32::seed_from_u64(seed);
-    let mut now = 0.0;
-    while now < seconds {
-        now += dt;
-        let night = (now % 60.0) >= 40.0;
-        for (creature, brain) in &mut creatures {
-            creature.simulate(now, dt as f32);
-            let senses = creature.stimuli.update(now);
-            let mode = if night { Mode::NIGHT } else { Mode::empty() };
-            let cx = Ctx::new(now, dt)
-                .flags(mode)
-                .stimuli(senses)
-                .agent(creature.id)
-                .trace(trace);
-            brain.tick(creature, &cx, &mut rng);
-            after(creature);
-        }
-    }
-    (creatures, now)
+    let mut world = World::new(count, seed);
+    world.run_until(seconds, trace, |c, _| after(c));
+    (world.creatures, world.now)
 }
 
 /// `creature [SEED] [--record FILE.btlog] [--jsonl FILE.jsonl]
-/// [--html FILE.html] [--creatures N] [--seconds S]`.
+/// [--html FILE.html] [--creatures N] [--seconds S] [--save FILE.json]
+/// [--load FILE.json]`.
 fn main() -> std::io::Result<()> {
     let mut seed = 7;
     let (mut btlog, mut jsonl, mut html) = (None, None, None);
-    let (mut count, mut seconds) = (3u64, 120.0);
+    let (mut save, mut load) = (None, None);
+    let (mut count, mut seconds) = (3u64, 120.0f64);
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = |what: &str| args.next().unwrap_or_else(|| panic!("{arg} takes {what}"));
@@ -336,27 +394,45 @@ fn main() -> std::io::Result<()> {
             "--record" => btlog = Some(value("a file name")),
             "--jsonl" => jsonl = Some(value("a file name")),
             "--html" => html = Some(value("a file name")),
+            "--save" => save = Some(value("a file name")),
+            "--load" => load = Some(value("a file name")),
             "--creatures" => count = value("a number").parse().expect("a number of creatures"),
             "--seconds" => seconds = value("a number").parse().expect("a number of seconds"),
             _ => seed = arg.parse().expect("the seed is a number"),
         }
     }
+    let mut world = match &load {
+        Some(path) => {
+            let file = std::io::BufReader::new(std::fs::File::open(path)?);
+            serde_json::from_reader(file).map_err(std::io::Error::other)?
+        }
+        None => World::new(count, seed),
+    };
+    let count = world.creatures.len() as u64;
     // Level 1: transitions only, and only creature 0's.
     let tracer = Tracer::new(1, |e: &bt::TraceEvent| println!("{e}")).only_agent(0);
     // Every node's status, for every creature; for the page, with guard
     // verdicts and a value per tick, when there are few creatures.
-    let ticks = (seconds / 0.25) as usize + 1;
+    let ticks = ((seconds - world.now).max(0.0) / DT) as usize + 1;
     let detailed = html.is_some() && count <= 16;
     let mut recorder = Recorder::new::<CreatureBrain>(count as usize, 8 * ticks);
     if detailed {
         recorder = recorder.with_guards(16 * ticks).with_notes(ticks);
     }
 
-    println!(
-        "Spore creature, seed {seed}: {count} creatures for {seconds} s, {} bytes of tree state each\n",
-        CreatureBrain::STATE_SIZE
-    );
-    let (creatures, now) = simulate(count, seed, seconds, &(&tracer, &recorder), |c| {
+    match &load {
+        Some(path) => println!(
+            "Spore creature: {count} creatures loaded from {path} at {} s, run until {seconds} s, \
+             {} bytes of tree state each\n",
+            world.now,
+            CreatureBrain::STATE_SIZE
+        ),
+        None => println!(
+            "Spore creature, seed {seed}: {count} creatures for {seconds} s, {} bytes of tree state each\n",
+            CreatureBrain::STATE_SIZE
+        ),
+    }
+    world.run_until(seconds, &(&tracer, &recorder), |c, _| {
         if detailed {
             let state = (
                 c.hp.round(),
@@ -366,6 +442,16 @@ fn main() -> std::io::Result<()> {
             recorder.note(c.id, 0, &format_args!("hp, hunger, x = {state:?}"));
         }
     });
+    if let Some(path) = &save {
+        let mut file = std::io::BufWriter::new(std::fs::File::create(path)?);
+        serde_json::to_writer(&mut file, &world).map_err(std::io::Error::other)?;
+        std::io::Write::flush(&mut file)?;
+        println!(
+            "\nthe world at {} s, every brain mid-behaviour, saved to {path}",
+            world.now
+        );
+    }
+    let (creatures, now) = (&world.creatures, world.now);
 
     println!("\nafter {seconds} s:");
     for (c, _) in creatures.iter().take(3) {

@@ -13,7 +13,8 @@ use bt::{Ctx, Leaf};
 
 /// What a soldier is in the middle of after this tick (set by a leaf that
 /// returned `Running`, so it still holds whatever permit it took).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, bt::serde::Serialize, bt::serde::Deserialize)]
+#[serde(crate = "bt::serde")]
 pub enum Doing {
     /// No leaf ran (waiting for a partner, or between tasks).
     Nothing,
@@ -32,6 +33,8 @@ pub enum Doing {
 }
 
 /// One soldier.
+#[derive(Debug, bt::serde::Serialize, bt::serde::Deserialize)]
+#[serde(crate = "bt::serde")]
 pub struct Trooper {
     id: u64,
     rng: u64,
@@ -42,7 +45,8 @@ pub struct Trooper {
 }
 
 impl Trooper {
-    fn new(id: u64, seed: u64) -> Trooper {
+    /// Soldier `id` of the squad made from `seed`.
+    pub fn new(id: u64, seed: u64) -> Trooper {
         Trooper {
             id,
             rng: (seed ^ id.wrapping_mul(0x9E37_79B9_7F4A_7C15)) | 1,
@@ -83,6 +87,7 @@ impl Leaf<Trooper> for Task {
 
 behavior_tree! {
     /// Every soldier runs this; the limits hold across the whole squad.
+    #[bt(serde)]
     pub tree Soldier(me: &mut Trooper, cx: &Ctx, shared: &SoldierShared) {
         prioritized {
             'grenade: when me.grenades > 0 && me.roll(3) => gate(1) {
@@ -105,6 +110,19 @@ behavior_tree! {
             'charge: else => Task { what: Doing::Charging, ticks: 4 },
         }
     }
+}
+
+/// One soldier's tick at `now`.
+pub fn tick_soldier(
+    me: &mut Trooper,
+    state: &mut Soldier,
+    now: f64,
+    dt: f64,
+    shared: &SoldierShared,
+) {
+    me.doing = Doing::Nothing;
+    me.finished = None;
+    state.tick(me, &Ctx::new(now, dt).agent(me.id), shared);
 }
 
 /// The most soldiers seen doing each limited thing in one tick.
@@ -142,9 +160,7 @@ fn main() {
     for tick in 1..=200u32 {
         let now = f64::from(tick) * dt;
         let step = |_: usize, (me, state): &mut (Trooper, Soldier)| {
-            me.doing = Doing::Nothing;
-            me.finished = None;
-            state.tick(me, &Ctx::new(now, dt).agent(me.id), &shared);
+            tick_soldier(me, state, now, dt, &shared)
         };
         if in_order {
             bt::parallel::for_each_in_order(&mut squad, step);

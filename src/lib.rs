@@ -821,6 +821,104 @@
 //! | `_skipIf`, `_successIf`, `_failureIf`, `_while` | `skip_if`, `success_if`, `failure_if`, `run_while` | decorators around the node; skipping needs a sequence or select parent |
 //! | `_onSuccess`, `_onFailure`, `_post`, `_onHalted` | `after(success, failure, finished, halted)` | |
 //!
+//! # Saving, loading and replaying
+//!
+//! With the `serde` feature, a tree that says `#[bt(serde)]` gets
+//! `Serialize` and `Deserialize` for its state type (through `bt::serde`,
+//! so the user's crate needs no serde dependency of its own beyond deriving
+//! on its leaf `Memory` types, `when let` guard types and game data). An
+//! agent saved mid-behaviour loads mid-behaviour: the same nodes running,
+//! the same leaf memory, timers, cooldowns, `run_once` marks and guard
+//! values. Embedded trees say `#[bt(serde)]` too; the `<Tree>Shared`
+//! object of a synchronized tree gets the impls as well, and
+//! [`Stimuli`] stores serialize with the feature.
+//!
+//! A saved state starts with the tree's
+//! [`LAYOUT_HASH`](BehaviorTree::LAYOUT_HASH), a hash of its shape (node
+//! kinds, nesting, labels, counts, leaf types, `when let` types, embedded
+//! trees) that ignores expressions: a state saved by a tree of another shape
+//! is refused, as the format's error or, through [`save::Checked`], as a
+//! typed [`save::LayoutMismatch`]; a state saved before a guard, an action
+//! or a duration was edited loads, and carries on under the new rules.
+//! [`save`] has the full rule, the story of shared objects (save them with
+//! their agents, between ticks) and the formats.
+//!
+//! ```
+//! # use bt::prelude::*;
+//! use bt::Ctx;
+//! # pub struct Bot { x: i32 }
+//! # pub struct Walk { to: i32 }
+//! # impl Leaf<Bot> for Walk {
+//! #     type Memory = u8;
+//! #     fn tick(&self, steps: &mut u8, me: &mut Bot) -> Status {
+//! #         *steps += 1;
+//! #         me.x += (self.to - me.x).signum();
+//! #         if me.x == self.to { Status::Success } else { Status::Running }
+//! #     }
+//! # }
+//! behavior_tree! {
+//!     #[bt(serde)]
+//!     tree Guard(me: &mut Bot, cx: &Ctx) {
+//!         sequence { Walk { to: 3 }, cooldown(5) { wait(1) } }
+//!     }
+//! }
+//!
+//! let (mut me, mut guard) = (Bot { x: 0 }, Guard::default());
+//! guard.tick(&mut me, &Ctx::new(0.0, 0.1));  // walking, 1 step of 3
+//! let json = serde_json::to_string(&guard).unwrap();
+//! assert!(json.starts_with(&format!(r#"{{"layout":{},"active":"#, Guard::LAYOUT_HASH)));
+//!
+//! let mut loaded: Guard = serde_json::from_str(&json).unwrap();
+//! loaded.tick(&mut me, &Ctx::new(0.1, 0.1)); // the same walk goes on
+//! assert_eq!(me.x, 2);
+//!
+//! // A state saved by a tree of another shape is refused.
+//! behavior_tree! {
+//!     #[bt(serde)]
+//!     tree Other(me: &mut Bot) { Walk { to: 9 } }
+//! }
+//! let checked: bt::save::Checked<Other> = serde_json::from_str(&json).unwrap();
+//! assert_eq!(checked.0.unwrap_err().found, Guard::LAYOUT_HASH);
+//! ```
+//!
+//! Time and randomness reach a tree only through its inputs, so a run
+//! repeats exactly from a save: [`replay::Tape`] keeps what each tick's
+//! context carried (time, flags, stimuli) and gives the contexts back, with
+//! any trace hook attached; a [`Recorder`](record::Recorder)
+//! [`resume`](record::Recorder::resume)s from the statuses recorded before
+//! the save. Set a breakpoint in a leaf and step through the generated code
+//! of the tick that went wrong.
+//!
+//! ```
+//! use bt::prelude::*;
+//! use bt::{Ctx, replay::Tape};
+//!
+//! behavior_tree! {
+//!     #[bt(serde)]
+//!     tree Blink(on: &mut bool, cx: &Ctx) {
+//!         sequence { wait(1), action { *on = !*on; Status::Success } }
+//!     }
+//! }
+//!
+//! let (mut tree, mut on, mut tape) = (Blink::default(), false, Tape::new());
+//! let mut saved = String::new();
+//! for tick in 1..=10 {
+//!     if tick == 4 {
+//!         saved = serde_json::to_string(&(&tree, on)).unwrap(); // mid-wait
+//!     }
+//!     let cx = Ctx::new(tick as f64 * 0.3, 0.3).agent(0);
+//!     tape.record(&cx);
+//!     tree.tick(&mut on, &cx);
+//! }
+//! // Ticks 4 to 10 again, from the state saved before tick 4.
+//! let (mut again, mut on_again): (Blink, bool) = serde_json::from_str(&saved).unwrap();
+//! for cx in tape.replay(0, 3, bt::NoTrace) {
+//!     again.tick(&mut on_again, &cx);
+//! }
+//! assert_eq!(on_again, on);
+//! assert_eq!(format!("{again:?}"), format!("{tree:?}"));
+//! ```
+//!
 //! # State layout
 //!
 //! Only the active path has memory. A `sequence`, `select` or reactive node

@@ -31,6 +31,7 @@ impl Leaf<Agent> for Act {
 
 bt::behavior_tree! {
     /// `select[ sequence[ cond enemy_visible, attack ], idle ]`.
+    #[bt(serde)]
     pub tree Small(me: &mut Agent) {
         select {
             sequence {
@@ -42,6 +43,7 @@ bt::behavior_tree! {
     }
 
     /// The 20-node guard of [`crate::spec::guard`].
+    #[bt(serde)]
     pub tree Guard(me: &mut Agent) {
         parallel(success = 2, failure = 1) {
             force_success { Act { id: 10 } },

@@ -25,6 +25,10 @@ pub struct TreeDef {
     /// `#[bt(recursion_limit = N)]`: the crate's `recursion_limit`, when
     /// raised, which bounds how deep the tree may nest.
     pub recursion_limit: Option<(u32, proc_macro2::Span)>,
+    /// `#[bt(serde)]`: the state types implement `Serialize` and
+    /// `Deserialize` (the span of `serde`, where a missing feature is
+    /// reported).
+    pub serde: Option<proc_macro2::Span>,
     pub vis: Visibility,
     pub name: Ident,
     pub params: Vec<Param>,

@@ -38,6 +38,7 @@ pub fn check(input: &Input, errors: &mut Errors) {
         depth_fits(tree, errors);
         labels_are_unique(tree, errors);
         at_most_one_context(tree, errors);
+        serde_is_available(tree, cfg!(feature = "serde"), errors);
         for root in &tree.roots {
             sync_is_inside_a_rendezvous(root, false, errors);
             skips_are_passed_over(None, root, errors);
@@ -54,6 +55,18 @@ pub fn check(input: &Input, errors: &mut Errors) {
                 binding_is_named(node, errors);
             }
         }
+    }
+}
+
+/// `#[bt(serde)]` derives through `bt`'s re-export of serde, which exists
+/// only with its `serde` feature (which turns on this crate's).
+fn serde_is_available(tree: &TreeDef, enabled: bool, errors: &mut Errors) {
+    if let (Some(span), false) = (tree.serde, enabled) {
+        errors.push(syn::Error::new(
+            span,
+            "`#[bt(serde)]` needs the `serde` feature of `bt`: in Cargo.toml, \
+             `arbortick = { version = \"0.1\", features = [\"serde\"] }`",
+        ));
     }
 }
 
@@ -773,6 +786,25 @@ mod tests {
             }
         });
         assert!(found.is_empty(), "{found:?}");
+    }
+
+    #[test]
+    fn serde_needs_the_feature_and_says_how_to_turn_it_on() {
+        let mut errors = Errors::default();
+        let input = crate::parse::parse(
+            quote! { #[bt(serde)] tree T(a: &mut A) { success } },
+            &mut errors,
+        );
+        serde_is_available(&input.trees[0], true, &mut errors);
+        assert!(errors.is_empty());
+        serde_is_available(&input.trees[0], false, &mut errors);
+        assert_eq!(
+            errors.messages(),
+            [
+                "`#[bt(serde)]` needs the `serde` feature of `bt`: in Cargo.toml, \
+              `arbortick = { version = \"0.1\", features = [\"serde\"] }`"
+            ]
+        );
     }
 
     #[test]

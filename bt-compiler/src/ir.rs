@@ -16,6 +16,8 @@ pub struct Tree {
     /// Where generated code finds the runtime: `::bt` unless the tree says
     /// `#[bt(crate = path)]`.
     pub krate: syn::Path,
+    /// `#[bt(serde)]`, with the span of `serde`.
+    pub serde: Option<proc_macro2::Span>,
     /// `A` of a first parameter declared `&mut A`: what stateful leaves receive.
     pub agent: Option<Type>,
     /// The tick context binding, if the tree has one.

@@ -105,6 +105,34 @@ mod tests {
         prettyplease::unparse(&file)
     }
 
+    /// Lowers and generates without the checks (which refuse
+    /// `#[bt(serde)]` unless this crate's `serde` feature is on; the code
+    /// generated does not depend on it).
+    fn pretty_unchecked(tokens: proc_macro2::TokenStream) -> String {
+        let mut errors = super::errors::Errors::default();
+        let input = super::parse::parse(tokens, &mut errors);
+        assert!(errors.is_empty(), "{:?}", errors.messages());
+        let expansion: proc_macro2::TokenStream = input
+            .trees
+            .iter()
+            .map(|tree| super::generate::generate(&super::lower::lower(tree).unwrap()))
+            .collect();
+        prettyplease::unparse(&syn::parse2::<syn::File>(expansion).expect("expansion parses"))
+    }
+
+    #[test]
+    fn saved_tree_expansion() {
+        insta::assert_snapshot!(pretty_unchecked(quote! {
+            #[bt(serde)]
+            pub tree Saved(me: &mut Agent, cx: &Ctx, shared: &SavedShared) {
+                prioritized {
+                    when let Some(x): Option<f32> = me.target => sequence { MoveTo { x: *x }, wait(1) },
+                    else => cooldown(2) { 'door: gate(1) { Idle } },
+                }
+            }
+        }));
+    }
+
     #[test]
     fn small_tree_expansion() {
         insta::assert_snapshot!(pretty(quote! {

@@ -25,6 +25,7 @@ pub fn lower(tree: &ast::TreeDef) -> Option<Tree> {
             .krate
             .clone()
             .unwrap_or_else(|| syn::parse_quote!(::bt)),
+        serde: tree.serde,
         agent: tree
             .params
             .first()

@@ -52,7 +52,11 @@ fn parse_input(input: ParseStream, errors: &mut Errors, trees: &mut Vec<TreeDef>
 /// `#[attrs] vis tree Name(params) { root }`
 fn parse_tree(input: ParseStream, errors: &mut Errors) -> syn::Result<TreeDef> {
     let mut attrs = input.call(Attribute::parse_outer)?;
-    let (krate, recursion_limit) = take_bt_attrs(&mut attrs, errors);
+    let BtAttrs {
+        krate,
+        recursion_limit,
+        serde,
+    } = take_bt_attrs(&mut attrs, errors);
     let vis: Visibility = input.parse()?;
     if !input.peek(kw::tree) {
         return Err(
@@ -88,6 +92,7 @@ fn parse_tree(input: ParseStream, errors: &mut Errors) -> syn::Result<TreeDef> {
         attrs,
         krate,
         recursion_limit,
+        serde,
         vis,
         name,
         params,
@@ -97,13 +102,17 @@ fn parse_tree(input: ParseStream, errors: &mut Errors) -> syn::Result<TreeDef> {
     })
 }
 
+/// What a tree's `#[bt(..)]` attributes say.
+struct BtAttrs {
+    krate: Option<syn::Path>,
+    recursion_limit: Option<(u32, Span)>,
+    serde: Option<Span>,
+}
+
 /// Removes `#[bt(..)]` from a tree's attributes and returns what it says:
-/// `crate = path` and `recursion_limit = N`.
-fn take_bt_attrs(
-    attrs: &mut Vec<Attribute>,
-    errors: &mut Errors,
-) -> (Option<syn::Path>, Option<(u32, Span)>) {
-    let (mut krate, mut limit) = (None, None);
+/// `crate = path`, `recursion_limit = N` and `serde`.
+fn take_bt_attrs(attrs: &mut Vec<Attribute>, errors: &mut Errors) -> BtAttrs {
+    let (mut krate, mut limit, mut serde) = (None, None, None);
     attrs.retain(|attr| {
         if !attr.path().is_ident("bt") {
             return true;
@@ -129,9 +138,12 @@ fn take_bt_attrs(
                 }
                 limit = Some((n, value.span()));
                 Ok(())
+            } else if meta.path.is_ident("serde") {
+                serde = Some(meta.path.span());
+                Ok(())
             } else {
                 Err(meta.error(
-                    "expected `crate = path` or `recursion_limit = N`, as in \
+                    "expected `crate = path`, `recursion_limit = N` or `serde`, as in \
                      `#[bt(crate = my_engine::bt)]`",
                 ))
             }
@@ -141,7 +153,11 @@ fn take_bt_attrs(
         }
         false
     });
-    (krate, limit)
+    BtAttrs {
+        krate,
+        recursion_limit: limit,
+        serde,
+    }
 }
 
 /// `[#[context]] name: Type`

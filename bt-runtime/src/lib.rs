@@ -21,6 +21,9 @@
 //!   constants ([`view`]): BehaviorTree.CPP XML, Mermaid and Graphviz;
 //! - [`record`] (with `std`), per-agent recording of every node's status
 //!   transitions, written as BehaviorTree.CPP `.btlog` files or JSON lines.
+//! - [`save`], saving and loading running trees with serde (feature
+//!   `serde`), checked against the tree's layout hash, and [`replay`]
+//!   (with `std`), re-running recorded ticks from a saved state.
 #![no_std]
 
 #[cfg(feature = "std")]
@@ -36,6 +39,9 @@ mod meta;
 pub mod parallel;
 #[cfg(feature = "std")]
 pub mod record;
+#[cfg(feature = "std")]
+pub mod replay;
+pub mod save;
 pub mod shared;
 mod status;
 mod stimuli;
@@ -48,6 +54,8 @@ pub use decide::{HookResult, TickError};
 pub use leaf::Leaf;
 pub use meta::{ActiveNode, BehaviorTree, NodeInfo, NodeKind};
 pub use rand_core;
+#[cfg(feature = "serde")]
+pub use serde;
 pub use status::Status;
 pub use stimuli::{Stimuli, StimuliFull, Stimulus};
 pub use trace::{NoTrace, Trace, TraceEvent, Tracer};

@@ -211,6 +211,13 @@ pub trait BehaviorTree: Default + Clone + core::fmt::Debug {
     const MERMAID: &'static str;
     /// The tree as a Graphviz `digraph`. Embedded trees are one node each.
     const DOT: &'static str;
+    /// A hash of the tree's shape: what a saved state means. A saved state
+    /// carries it, and loading a state whose hash differs is refused with a
+    /// [`LayoutMismatch`](crate::save::LayoutMismatch). See
+    /// [`save`](crate::save) for what changes it (node kinds, order,
+    /// labels, counts, leaf types, embedded trees) and what does not
+    /// (expressions).
+    const LAYOUT_HASH: u64;
 
     /// `true` while the agent is inside the tree: some node holds a place to
     /// resume from on the next tick.
@@ -299,6 +306,12 @@ pub trait Embed {
         Self: 'a;
     /// Borrows both parts.
     fn parts<'a>(active: &'a mut Self::Active, keep: &'a mut Self::Keep) -> Self::Parts<'a>;
+    /// A state made of both parts (how a saved state is loaded).
+    fn from_parts(active: Self::Active, keep: Self::Keep) -> Self
+    where
+        Self: Sized;
+    /// Both parts of a state, borrowed (how a state is saved).
+    fn split(&self) -> (&Self::Active, &Self::Keep);
     /// Whether the active part holds a running node.
     fn is_active(active: &Self::Active) -> bool;
     /// The active path of the active part.

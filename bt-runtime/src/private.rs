@@ -9,9 +9,33 @@ use crate::trace::{Event, Trace, TraceEvent};
 use rand_core::Rng;
 
 pub use crate::meta::Embed;
+#[cfg(feature = "serde")]
+pub use crate::save::{deserialize_tree, serialize_tree};
+#[cfg(feature = "serde")]
+pub use serde;
+
+#[cfg(feature = "serde")]
+pub use crate::save::{slot, time};
+
+/// A tree's layout hash: its own shape's hash mixed with those of the trees
+/// it embeds, in order.
+pub const fn layout_hash(own: u64, embedded: &[u64]) -> u64 {
+    let mut hash = own;
+    let mut i = 0;
+    while i < embedded.len() {
+        // splitmix64's finalizer over the running hash and the next one.
+        let mut z = (hash ^ embedded[i].rotate_left(17)).wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        hash = z ^ (z >> 31);
+        i += 1;
+    }
+    hash
+}
 
 /// A member's progress through a `rendezvous` node.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Phase {
     /// Not in the rendezvous.
     #[default]
@@ -24,6 +48,7 @@ pub enum Phase {
 
 /// What one agent remembers about its rendezvous: kept in its tree state.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Member {
     /// Where it stands.
     pub phase: Phase,

@@ -819,6 +819,26 @@ impl Recorder {
         self.agent(agent).status.clone()
     }
 
+    /// Sets `agent`'s nodes to `statuses` (indexed by uid, as
+    /// [`current_statuses`](Self::current_statuses) returns them) without
+    /// recording transitions: how the recording of an agent loaded from a
+    /// save (see [`save`](crate::save)) carries on from the statuses the
+    /// recording made before the save left it in, so that its next
+    /// transitions are the ones the first run recorded.
+    ///
+    /// # Panics
+    /// If `agent` is not below [`agents`](Self::agents), or `statuses` is
+    /// not one status per uid.
+    pub fn resume(&self, agent: u64, statuses: &[NodeStatus]) {
+        let mut a = self.agent(agent);
+        assert_eq!(
+            statuses.len(),
+            a.status.len(),
+            "one status per uid of the tree, as `current_statuses` gives"
+        );
+        a.status.copy_from_slice(statuses);
+    }
+
     /// Forgets `agent`'s transitions (its nodes keep their statuses).
     pub fn clear(&self, agent: u64) {
         let mut a = self.agent(agent);

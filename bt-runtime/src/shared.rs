@@ -227,6 +227,47 @@ impl Rendezvous {
     }
 }
 
+/// Saved as the values of their counters; see [`save`](crate::save) for
+/// saving them together with the agents that hold them.
+#[cfg(feature = "serde")]
+mod with_serde {
+    use super::{Gate, GlobalCooldown, Rendezvous};
+    use crate::save::Time;
+    use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    macro_rules! saved_as {
+        ($($ty:ident { $field:ident: $atomic:ident } as $name:literal: $saved:ty = $save:expr, $load:expr;)*) => {$(
+            impl Serialize for $ty {
+                fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                    let value: $saved = $save(self.$field.load(Ordering::Acquire));
+                    serializer.serialize_newtype_struct($name, &value)
+                }
+            }
+
+            impl<'de> Deserialize<'de> for $ty {
+                fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                    #[derive(Deserialize)]
+                    #[serde(rename = $name)]
+                    struct Saved($saved);
+                    let Saved(value) = Saved::deserialize(deserializer)?;
+                    Ok($ty { $field: $atomic::new($load(value)) })
+                }
+            }
+        )*};
+    }
+
+    saved_as! {
+        // Permits taken.
+        Gate { inside: AtomicU32 } as "Gate": u32 = |n| n, |n| n;
+        // The time from which the branch may be entered.
+        GlobalCooldown { ready_at: AtomicU64 } as "GlobalCooldown":
+            Time = |bits| Time(f64::from_bits(bits)), |t: Time| t.0.to_bits();
+        // Generation, members joined and left, sync arrivals, packed.
+        Rendezvous { word: AtomicU64 } as "Rendezvous": u64 = |w| w, |w| w;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

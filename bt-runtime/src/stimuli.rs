@@ -209,6 +209,113 @@ impl<S: Flags + Copy, T, const N: usize> Stimuli<S, T, N> {
     }
 }
 
+/// Saved as its time and its `N` slots in order, each empty or (flag
+/// bits, expiry, data): a loaded store holds the same stimuli in the same
+/// slots, so eviction and iteration order carry on as before. Its flags are
+/// recomputed. Loading a store saved with another capacity is an error.
+#[cfg(feature = "serde")]
+mod with_serde {
+    use super::{Stimuli, Stimulus};
+    use crate::save::Time;
+    use bitflags::Flags;
+    use core::marker::PhantomData;
+    use serde::de::{self, Deserializer, SeqAccess, Visitor};
+    use serde::ser::{SerializeSeq, Serializer};
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(rename = "Stimuli")]
+    struct Saved<Slots> {
+        now: Time,
+        slots: Slots,
+    }
+
+    struct SlotsRef<'a, S, T>(&'a [Option<Stimulus<S, T>>]);
+
+    impl<S: Flags<Bits: Serialize>, T: Serialize> Serialize for SlotsRef<'_, S, T> {
+        fn serialize<Z: Serializer>(&self, serializer: Z) -> Result<Z::Ok, Z::Error> {
+            let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
+            for slot in self.0 {
+                seq.serialize_element(
+                    &slot
+                        .as_ref()
+                        .map(|s| (s.flag.bits(), Time(s.expires), &s.data)),
+                )?;
+            }
+            seq.end()
+        }
+    }
+
+    impl<S: Flags<Bits: Serialize> + Copy, T: Serialize, const N: usize> Serialize
+        for Stimuli<S, T, N>
+    {
+        fn serialize<Z: Serializer>(&self, serializer: Z) -> Result<Z::Ok, Z::Error> {
+            Saved {
+                now: Time(self.now),
+                slots: SlotsRef(&self.slots),
+            }
+            .serialize(serializer)
+        }
+    }
+
+    struct Slots<S, T, const N: usize>([Option<Stimulus<S, T>>; N]);
+
+    impl<'de, S, T, const N: usize> Deserialize<'de> for Slots<S, T, N>
+    where
+        S: Flags<Bits: Deserialize<'de>>,
+        T: Deserialize<'de>,
+    {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            struct SlotsVisitor<S, T, const N: usize>(PhantomData<(S, T)>);
+            impl<'de, S, T, const N: usize> Visitor<'de> for SlotsVisitor<S, T, N>
+            where
+                S: Flags<Bits: Deserialize<'de>>,
+                T: Deserialize<'de>,
+            {
+                type Value = Slots<S, T, N>;
+                fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                    write!(f, "the {N} slots of a stimuli store")
+                }
+                fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                    let mut slots = [const { None }; N];
+                    for (i, slot) in slots.iter_mut().enumerate() {
+                        let saved: Option<(S::Bits, Time, T)> = seq
+                            .next_element()?
+                            .ok_or_else(|| de::Error::invalid_length(i, &self))?;
+                        *slot = saved.map(|(bits, Time(expires), data)| Stimulus {
+                            flag: S::from_bits_retain(bits),
+                            expires,
+                            data,
+                        });
+                    }
+                    if seq.next_element::<de::IgnoredAny>()?.is_some() {
+                        return Err(de::Error::invalid_length(N + 1, &self));
+                    }
+                    Ok(Slots(slots))
+                }
+            }
+            deserializer.deserialize_seq(SlotsVisitor(PhantomData))
+        }
+    }
+
+    impl<'de, S, T, const N: usize> Deserialize<'de> for Stimuli<S, T, N>
+    where
+        S: Flags<Bits: Deserialize<'de>> + Copy,
+        T: Deserialize<'de>,
+    {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            let saved: Saved<Slots<S, T, N>> = Saved::deserialize(deserializer)?;
+            let mut store = Stimuli {
+                slots: saved.slots.0,
+                now: saved.now.0,
+                flags: S::empty(),
+            };
+            store.recompute();
+            Ok(store)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,6 +2,7 @@
 
 bt::behavior_tree! {
     /// The generated 301-node tree of [`crate::spec::large`].
+    #[bt(serde)]
     pub tree Large(me: &mut Agent) {
         select {
             sequence {

@@ -45,6 +45,7 @@ impl Gen<'_> {
             }
         });
         let views = self.view_consts();
+        let layout = self.layout_hash();
         let root = self.tree.node(0);
         let active_local = names::active();
         let (is_active, visit) = if root.has_state {
@@ -66,6 +67,7 @@ impl Gen<'_> {
                 const NAME: &'static str = #name_str;
                 const NODES: &'static [::__bt::NodeInfo] = &[#(#nodes),*];
                 #views
+                const LAYOUT_HASH: u64 = #layout;
 
                 #[inline]
                 fn is_active(&self) -> bool {
@@ -85,6 +87,16 @@ impl Gen<'_> {
                 #[inline]
                 fn parts<#a>(active: &#a mut #active_ty, #keep_param: &#a mut #keep_ty) -> #parts<#a> {
                     #parts { active, keep: #keep_param }
+                }
+
+                #[inline]
+                fn from_parts(active: #active_ty, keep: #keep_ty) -> Self {
+                    #name { active, keep }
+                }
+
+                #[inline]
+                fn split(&self) -> (&#active_ty, &#keep_ty) {
+                    (&self.active, &self.keep)
                 }
 
                 #[inline]

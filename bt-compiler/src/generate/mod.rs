@@ -13,6 +13,7 @@ mod latch;
 mod meta;
 mod names;
 mod outline;
+mod save;
 mod shared;
 mod state;
 mod tick;
@@ -46,8 +47,10 @@ fn generate_tree(tree: &Tree) -> TokenStream {
     let args = g.args();
     let root_field = tree.nodes[0].has_state.then(|| {
         let ty = g.ty(0);
+        let saved = g.saved_state(0);
         quote!(
             /// State of the root while it runs.
+            #saved
             root: #ty,
         )
     });
@@ -67,6 +70,17 @@ fn generate_tree(tree: &Tree) -> TokenStream {
     let state_types = g.state_types();
     let meta = g.behavior_tree_impl();
     let (active_ty, keep_ty, parts) = (g.active_ident(), g.keep_ty(), g.parts_ident());
+    let active_doc = format!(" What `{name}` keeps while nodes run.");
+    let serde = g.tree_serde();
+    let active_def = g.saved_type(quote! {
+        #[doc = #active_doc]
+        #[doc(hidden)]
+        #[derive(::core::default::Default, ::core::clone::Clone, ::core::fmt::Debug)]
+        #vis struct #active_ty {
+            #root_field
+            #monitors_field
+        }
+    });
     let outlined = g.outlined.take();
     let outlined = (!outlined.is_empty()).then(|| {
         quote! {
@@ -149,7 +163,6 @@ fn generate_tree(tree: &Tree) -> TokenStream {
             }
         }
     };
-    let active_doc = format!(" What `{name}` keeps while nodes run.");
     let parts_doc =
         format!(" Both parts of a `{name}` state, borrowed: how a parent tree ticks it.");
     quote! {
@@ -202,13 +215,9 @@ fn generate_tree(tree: &Tree) -> TokenStream {
             }
         }
 
-        #[doc = #active_doc]
-        #[doc(hidden)]
-        #[derive(::core::default::Default, ::core::clone::Clone, ::core::fmt::Debug)]
-        #vis struct #active_ty {
-            #root_field
-            #monitors_field
-        }
+        #serde
+
+        #active_def
 
         impl #active_ty {
             /// Halts every running node, deepest first; what outlives
@@ -312,6 +321,12 @@ fn skeleton_tree(tree: &TreeDef) -> TokenStream {
             fn parts<'a>(_: &'a mut #active_ty, _: &'a mut ()) -> #parts<'a> {
                 #parts(::core::marker::PhantomData)
             }
+            fn from_parts(_: #active_ty, _: ()) -> Self {
+                #name {}
+            }
+            fn split(&self) -> (&#active_ty, &()) {
+                ::core::unimplemented!("tree has errors")
+            }
             fn is_active(_: &#active_ty) -> bool {
                 false
             }
@@ -333,6 +348,7 @@ fn skeleton_tree(tree: &TreeDef) -> TokenStream {
             const BTCPP_INSTANCE_XML: &'static str = "";
             const MERMAID: &'static str = "";
             const DOT: &'static str = "";
+            const LAYOUT_HASH: u64 = 0;
             fn is_active(&self) -> bool {
                 false
             }
@@ -551,13 +567,16 @@ impl Gen<'_> {
              timers, `sequential`, `shuffle` and `sequence_with_memory` positions.",
             self.tree.name
         );
-        let decls = fields
-            .iter()
-            .map(|(name, ty, _, doc)| quote!(#[doc = #doc] #name: #ty,));
+        let time = self.saved_time();
+        let decls = fields.iter().map(|(name, ty, _, doc)| {
+            // The times, from which things may run again.
+            let saved = (ty.to_string() == "f64").then_some(&time);
+            quote!(#[doc = #doc] #saved #name: #ty,)
+        });
         let inits = fields
             .iter()
             .map(|(name, _, init, _)| quote!(#name: #init,));
-        Some(quote! {
+        let definition = self.saved_type(quote! {
             #[doc = #doc]
             #[doc(hidden)]
             #[derive(::core::clone::Clone, ::core::fmt::Debug)]
@@ -565,6 +584,9 @@ impl Gen<'_> {
             #vis struct #ident {
                 #(#decls)*
             }
+        });
+        Some(quote! {
+            #definition
 
             impl ::core::default::Default for #ident {
                 fn default() -> Self {

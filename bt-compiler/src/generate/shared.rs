@@ -62,12 +62,15 @@ impl Gen<'_> {
             .iter()
             .map(|(f, ty, doc)| quote!(#[doc = #doc] pub #f: #ty,));
         let inits = fields.iter().map(|(f, ty, _)| quote!(#f: #ty::new(),));
-        Some(quote! {
+        let definition = self.saved_type(quote! {
             #[doc = #doc]
             #[derive(::core::fmt::Debug, ::core::default::Default)]
             #vis struct #ident {
                 #(#decls)*
             }
+        });
+        Some(quote! {
+            #definition
 
             impl #ident {
                 /// Fresh shared state: gates empty, cooldowns ready, no

@@ -110,8 +110,8 @@ impl Gen<'_> {
         });
         let visit = self.visit_method(id);
         let position = self.position_method(id);
+        let definition = self.saved_type(quote!(#derive #definition));
         quote! {
-            #derive
             #definition
 
             impl #ident {
@@ -171,7 +171,14 @@ impl Gen<'_> {
             if fields.is_empty() {
                 variants.push(quote!(#[doc = #child_doc] #variant,));
             } else {
-                let tys = fields.iter().map(|(_, ty)| ty);
+                let tys = fields.iter().map(|(field, ty)| {
+                    let saved = match field {
+                        Field::State => self.saved_state(c),
+                        Field::Since => self.saved_time(),
+                        Field::Value => TokenStream::new(),
+                    };
+                    quote!(#saved #ty)
+                });
                 variants.push(quote!(#[doc = #child_doc] #variant(#(#tys),*),));
             }
             if child.has_state {
@@ -226,8 +233,11 @@ impl Gen<'_> {
                     resets.push(quote!(self.active = false;));
                     release = self.release(id, *how);
                 }
-                Field::Since => decls.push(quote!(/// When it was entered.
-                    t: f64,)),
+                Field::Since => {
+                    let saved = self.saved_time();
+                    decls.push(quote!(/// When it was entered.
+                        #saved t: f64,));
+                }
                 Field::Passed => {
                     decls.push(quote!(/// The delay is over; the child runs.
                         passed: bool,));
@@ -271,7 +281,8 @@ impl Gen<'_> {
                     for (name, c) in self.child_fields(id, *field) {
                         let ty = self.ty(c);
                         let child_doc = format!(" State of{}.", self.tree.node(c).describe());
-                        decls.push(quote!(#[doc = #child_doc] #name: #ty,));
+                        let saved = self.saved_state(c);
+                        decls.push(quote!(#[doc = #child_doc] #saved #name: #ty,));
                         halts.push(self.halt_place(c, quote!(&mut self.#name)));
                     }
                 }

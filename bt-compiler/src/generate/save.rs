@@ -1,0 +1,182 @@
+//! Saving states: the tree's `LAYOUT_HASH`, and with `#[bt(serde)]` the
+//! serde derives on every state type and the tree's own `Serialize` /
+//! `Deserialize`, which carry and check the layout hash.
+//!
+//! Without the `serde` feature of `bt` (which turns on this crate's),
+//! `#[bt(serde)]` is an error of `check`, so generation may assume serde.
+
+use super::Gen;
+use crate::ir::{Kind, Node, Shape};
+use proc_macro2::{Literal, TokenStream};
+use quote::{ToTokens, quote};
+use std::fmt::Write;
+
+impl Gen<'_> {
+    /// `const LAYOUT_HASH`'s value: the hash of this tree's own shape, mixed
+    /// with the hashes of the trees it embeds (constants of their own).
+    pub(super) fn layout_hash(&self) -> TokenStream {
+        let seed = Literal::u64_suffixed(fnv1a(self.layout_text().as_bytes()));
+        let embedded: Vec<&syn::Path> = self
+            .tree
+            .nodes
+            .iter()
+            .filter_map(|n| match &n.kind {
+                Kind::Subtree { path, .. } => Some(path),
+                _ => None,
+            })
+            .collect();
+        if embedded.is_empty() {
+            return quote!(#seed);
+        }
+        quote! {
+            ::__bt::__private::layout_hash(#seed, &[#(<#embedded as ::__bt::BehaviorTree>::LAYOUT_HASH),*])
+        }
+    }
+
+    /// What the layout hash covers, one line per node in pre-order: see the
+    /// runtime's `save` module for the rule. Expressions are left out.
+    fn layout_text(&self) -> String {
+        let mut text = String::new();
+        for node in &self.tree.nodes {
+            let _ = writeln!(
+                text,
+                "{} {:?} {} {:?} {:?} {:?} {} {}",
+                node.row.info().keyword,
+                node.parent,
+                node.children.len(),
+                node.label,
+                node.shape,
+                node.keep,
+                params(node),
+                types(node),
+            );
+        }
+        text
+    }
+
+    /// A type definition, with the serde derives when the tree says
+    /// `#[bt(serde)]`.
+    pub(super) fn saved_type(&self, definition: TokenStream) -> TokenStream {
+        if self.tree.serde.is_none() {
+            return definition;
+        }
+        let serde = self.runtime_path("serde");
+        quote! {
+            #[derive(::__bt::__private::serde::Serialize, ::__bt::__private::serde::Deserialize)]
+            #[serde(crate = #serde)]
+            #definition
+        }
+    }
+
+    /// The attribute of a field holding node `id`'s state: a running leaf's
+    /// memory is saved as a sequence of none or one (`Option<()>` is
+    /// ambiguous in JSON).
+    pub(super) fn saved_state(&self, id: usize) -> TokenStream {
+        let node = self.tree.node(id);
+        let leaf = match node.shape {
+            Shape::Leaf => true,
+            Shape::Child => return self.saved_state(node.children[0]),
+            _ => false,
+        };
+        if self.tree.serde.is_none() || !leaf {
+            return TokenStream::new();
+        }
+        let with = self.runtime_path("slot");
+        quote!(#[serde(with = #with)])
+    }
+
+    /// The attribute of an `f64` time field: infinite deadlines are saved
+    /// in a form JSON can hold.
+    pub(super) fn saved_time(&self) -> TokenStream {
+        if self.tree.serde.is_none() {
+            return TokenStream::new();
+        }
+        let with = self.runtime_path("time");
+        quote!(#[serde(with = #with)])
+    }
+
+    /// The tree type's `Serialize` and `Deserialize`: layout first, checked
+    /// on loading.
+    pub(super) fn tree_serde(&self) -> TokenStream {
+        if self.tree.serde.is_none() {
+            return TokenStream::new();
+        }
+        let name = &self.tree.name;
+        quote! {
+            impl ::__bt::__private::serde::Serialize for #name {
+                fn serialize<S: ::__bt::__private::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
+                    ::__bt::__private::serialize_tree(self, serializer)
+                }
+            }
+
+            impl<'de> ::__bt::__private::serde::Deserialize<'de> for #name {
+                fn deserialize<D: ::__bt::__private::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                    ::__bt::__private::deserialize_tree(deserializer)
+                }
+            }
+        }
+    }
+
+    /// `"::bt::__private::<item>"`, with the tree's runtime path: serde's
+    /// attributes take paths as strings.
+    fn runtime_path(&self, item: &str) -> String {
+        let mut path = format!("{}::__private::{item}", self.tree.krate.to_token_stream());
+        path.retain(|c| !c.is_whitespace());
+        path
+    }
+}
+
+/// The integer parameters and policies of a node, which give saved counts
+/// and masks their meaning.
+fn params(node: &Node) -> String {
+    match &node.kind {
+        Kind::Parallel { success, failure } => format!("{success}/{failure}"),
+        Kind::ParallelAll { max_failures } => format!("{max_failures}"),
+        Kind::Repeat(n) | Kind::Retry(n) => format!("{n:?}"),
+        Kind::Decider {
+            policy, redecides, ..
+        } => format!("{policy:?} {redecides:?}"),
+        Kind::RunOnce { skip } => format!("{skip:?}"),
+        Kind::Gate(n) => format!("{n}"),
+        Kind::Rendezvous { n, .. } => format!("{n}"),
+        Kind::Monitor { index, .. } => format!("{index}"),
+        Kind::Precondition { then, .. } => format!("{then:?}"),
+        Kind::RunWhile { skip, .. } => format!("{skip:?}"),
+        _ => String::new(),
+    }
+}
+
+/// The types a node's state names: a leaf's or embedded tree's path as
+/// written, a `when let` guard's type.
+fn types(node: &Node) -> String {
+    let mut types = match &node.kind {
+        Kind::Leaf { path, .. } | Kind::Subtree { path, .. } => path.to_token_stream().to_string(),
+        _ => String::new(),
+    };
+    if let Some((_, ty)) = node.guard.as_ref().and_then(|g| g.binding()) {
+        types.push_str("let");
+        types.push_str(&ty.to_token_stream().to_string());
+    }
+    // Without spaces, which token printing may place differently.
+    types.retain(|c| !c.is_whitespace());
+    types
+}
+
+/// 64-bit FNV-1a: stable across builds, platforms and compiler versions.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fnv1a;
+
+    #[test]
+    fn fnv1a_matches_the_published_test_vectors() {
+        assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(fnv1a(b"foobar"), 0x8594_4171_f739_67e8);
+    }
+}
