@@ -1000,6 +1000,9 @@
 //! | a subtree called with the wrong arguments | rustc: this method takes 2 arguments but 1 argument was supplied, in your parentheses | `subtree_wrong_arguments` |
 //! | a `switch` that misses a case | rustc: non-exhaustive patterns | `switch_not_exhaustive` |
 //! | a name that is not in scope | rustc: cannot find value, on your token (generated locals are invisible to your code) | `unknown_binding`, `role_outside_rendezvous`, `when_let_binding_outside_body`, `generated_locals_are_hidden` |
+//! | `#[bt(serde)]` without the `serde` feature | `#[bt(serde)]` needs the `serde` feature of `bt` (with the line to add to Cargo.toml) | (a unit test of the compiler: the ui cases build with the feature) |
+//! | a saved tree embedding a tree that is not saved | `Step` is embedded in `Walk`, which says `#[bt(serde)]`: add `#[bt(serde)]` to `Step` too (from another invocation: `Step` is embedded in a tree saved with serde, but is not saved itself, on the call) | `saved_tree_embeds_unsaved_tree` |
+//! | a saved tree's leaf whose memory cannot be saved | rustc: the trait bound `Route: serde::Deserialize<'de>` is not satisfied, on the leaf | `saved_leaf_memory_not_serializable` |
 //! | many mistakes at once | every one reported, in source order; the tree's type is still declared | `all_errors_reported_at_once`, `broken_tree_still_declares_its_type` |
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]

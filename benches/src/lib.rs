@@ -15,5 +15,6 @@ pub mod harness;
 pub mod ours;
 pub mod peers;
 pub mod report;
+pub mod saved;
 pub mod spec;
 pub mod world;

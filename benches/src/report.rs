@@ -228,6 +228,8 @@ pub fn write(dir: &Path, nodes_in_huge: usize) -> String {
     }
     writeln!(o).unwrap();
 
+    writeln!(o, "{}", crate::saved::section()).unwrap();
+
     writeln!(o, "## Compile time\n").unwrap();
     let expand = mean_ns(dir, "expand", "huge");
     writeln!(

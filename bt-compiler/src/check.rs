@@ -30,6 +30,7 @@ pub const RECURSION_MARGIN: u32 = 28;
 pub fn check(input: &Input, errors: &mut Errors) {
     tree_names_are_unique(input, errors);
     trees_do_not_embed_themselves(input, errors);
+    saved_trees_embed_saved_trees(input, errors);
     shared_types_do_not_collide(input, errors);
     for tree in &input.trees {
         shared_fields_are_unique(tree, errors);
@@ -302,6 +303,35 @@ fn tree_names_are_unique(input: &Input, errors: &mut Errors) {
 /// embed itself, directly or through other trees of the invocation (across
 /// invocations rustc reports the cycle, as "cycle detected when computing
 /// layout").
+/// A tree saved with serde saves the trees it embeds: those of this
+/// invocation must say `#[bt(serde)]` too. (Trees from elsewhere are checked
+/// by the generated code, on the same token.)
+fn saved_trees_embed_saved_trees(input: &Input, errors: &mut Errors) {
+    let unsaved: HashMap<String, &TreeDef> = input
+        .trees
+        .iter()
+        .filter(|t| t.serde.is_none())
+        .map(|t| (t.name.to_string(), t))
+        .collect();
+    for tree in input.trees.iter().filter(|t| t.serde.is_some()) {
+        for node in tree.roots.iter().flat_map(walk) {
+            if let NodeKind::Subtree { path, .. } = &node.kind
+                && let Some(name) = path.get_ident().map(ToString::to_string)
+                && unsaved.contains_key(&name)
+            {
+                errors.push(syn::Error::new_spanned(
+                    path,
+                    format!(
+                        "`{name}` is embedded in `{}`, which says `#[bt(serde)]`: add \
+                         `#[bt(serde)]` to `{name}` too, so its state can be saved",
+                        tree.name
+                    ),
+                ));
+            }
+        }
+    }
+}
+
 fn trees_do_not_embed_themselves(input: &Input, errors: &mut Errors) {
     let index: HashMap<String, usize> = input
         .trees

@@ -17,6 +17,15 @@ pub use serde;
 #[cfg(feature = "serde")]
 pub use crate::save::{slot, time};
 
+/// Implemented by trees that say `#[bt(serde)]`: a saved tree checks that
+/// the trees it embeds are saved too.
+#[cfg(feature = "serde")]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is embedded in a tree saved with serde, but is not saved itself",
+    label = "this tree needs `#[bt(serde)]`"
+)]
+pub trait Saved {}
+
 /// A tree's layout hash: its own shape's hash mixed with those of the trees
 /// it embeds, in order.
 pub const fn layout_hash(own: u64, embedded: &[u64]) -> u64 {

@@ -8,8 +8,9 @@
 use super::Gen;
 use crate::ir::{Kind, Node, Shape};
 use proc_macro2::{Literal, TokenStream};
-use quote::{ToTokens, quote};
+use quote::{ToTokens, quote, quote_spanned};
 use std::fmt::Write;
+use syn::spanned::Spanned;
 
 impl Gen<'_> {
     /// `const LAYOUT_HASH`'s value: the hash of this tree's own shape, mixed
@@ -73,15 +74,18 @@ impl Gen<'_> {
     /// ambiguous in JSON).
     pub(super) fn saved_state(&self, id: usize) -> TokenStream {
         let node = self.tree.node(id);
-        let leaf = match node.shape {
-            Shape::Leaf => true,
-            Shape::Child => return self.saved_state(node.children[0]),
-            _ => false,
+        let path = match (&node.shape, &node.kind) {
+            (Shape::Leaf, Kind::Leaf { path, .. }) => path,
+            (Shape::Child, _) => return self.saved_state(node.children[0]),
+            _ => return TokenStream::new(),
         };
-        if self.tree.serde.is_none() || !leaf {
+        if self.tree.serde.is_none() {
             return TokenStream::new();
         }
-        let with = self.runtime_path("slot");
+        // On the leaf's path: a memory type that cannot be saved is
+        // reported there.
+        let mut with = Literal::string(&self.runtime_path("slot"));
+        with.set_span(path.span());
         quote!(#[serde(with = #with)])
     }
 
@@ -102,7 +106,30 @@ impl Gen<'_> {
             return TokenStream::new();
         }
         let name = &self.tree.name;
+        // Each embedded tree must be saved too; one from this invocation
+        // was checked already, one from elsewhere is checked here, on its
+        // path.
+        let embedded = self.tree.nodes.iter().filter_map(|n| match &n.kind {
+            Kind::Subtree { path, .. } => {
+                let check = quote_spanned!(path.span()=> saved::<#path>);
+                Some(quote!(let _ = #check;))
+            }
+            _ => None,
+        });
+        let embedded: Vec<TokenStream> = embedded.collect();
+        let embedded = (!embedded.is_empty()).then(|| {
+            quote! {
+                const _: () = {
+                    fn saved<T: ::__bt::__private::Saved>() {}
+                    #(#embedded)*
+                };
+            }
+        });
         quote! {
+            #embedded
+
+            impl ::__bt::__private::Saved for #name {}
+
             impl ::__bt::__private::serde::Serialize for #name {
                 fn serialize<S: ::__bt::__private::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
                     ::__bt::__private::serialize_tree(self, serializer)
