@@ -824,9 +824,12 @@
 //! # Saving, loading and replaying
 //!
 //! With the `serde` feature, a tree that says `#[bt(serde)]` gets
-//! `Serialize` and `Deserialize` for its state type (through `bt::serde`,
-//! so the user's crate needs no serde dependency of its own beyond deriving
-//! on its leaf `Memory` types, `when let` guard types and game data). An
+//! `Serialize` and `Deserialize` for its state type, through serde as `bt`
+//! re-exports it (`bt::serde`): the user's crate needs no serde dependency
+//! of its own. Its leaf `Memory` types and `when let` guard types (and its
+//! game data, to save that too) derive them the same way:
+//! `#[derive(bt::serde::Serialize, bt::serde::Deserialize)]` with
+//! `#[serde(crate = "bt::serde")]`. An
 //! agent saved mid-behaviour loads mid-behaviour: the same nodes running,
 //! the same leaf memory, timers, cooldowns, `run_once` marks and guard
 //! values. Embedded trees say `#[bt(serde)]` too; the `<Tree>Shared`
@@ -837,7 +840,7 @@
 //! [`LAYOUT_HASH`](BehaviorTree::LAYOUT_HASH), a hash of its shape (node
 //! kinds, nesting, labels, counts, leaf types, `when let` types, embedded
 //! trees) that ignores expressions: a state saved by a tree of another shape
-//! is refused, as the format's error or, through [`save::Checked`], as a
+//! is refused, as the format's error or, through `bt::save::Checked`, as a
 //! typed [`save::LayoutMismatch`]; a state saved before a guard, an action
 //! or a duration was edited loads, and carries on under the new rules.
 //! [`save`] has the full rule, the story of shared objects (save them with

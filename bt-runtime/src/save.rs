@@ -30,8 +30,8 @@
 //! Loading checks `layout` before reading anything else. A state saved by a
 //! tree of another shape is never loaded into this one: deserializing the
 //! tree type fails with the format's error carrying a [`LayoutMismatch`]
-//! message, and deserializing [`Checked<Tree>`](Checked) gives the
-//! mismatch as a typed value.
+//! message, and deserializing `Checked<Tree>` (`bt::save::Checked`, with
+//! the `serde` feature) gives the mismatch as a typed value.
 //!
 //! # What changes the layout hash
 //!
