@@ -4,7 +4,6 @@
 use crate::context::Context;
 use crate::meta::NodeInfo;
 use crate::shared::{Gate, GlobalCooldown, Rendezvous};
-use crate::status::Status;
 use crate::trace::{Event, Trace, TraceEvent};
 use rand_core::Rng;
 
@@ -129,7 +128,9 @@ pub fn trace_level<C: Context>(cx: &C) -> u8 {
 }
 
 /// Builds and sends one event. Used by generated code after checking
-/// [`trace_level`].
+/// [`trace_level`] (read once per tick): out of line and cold, so a trace
+/// point that does not fire costs a compare of a local.
+#[cold]
 #[inline(never)]
 pub fn trace_emit<C: Context>(cx: &C, level: u8, node: &'static NodeInfo, what: Event) {
     cx.tracer().event(&TraceEvent {
@@ -139,16 +140,6 @@ pub fn trace_emit<C: Context>(cx: &C, level: u8, node: &'static NodeInfo, what: 
         node,
         what,
     });
-}
-
-/// Reports the status node `node` returned (trace level 6): one call per
-/// node in generated code, nothing at all with [`NoTrace`](crate::NoTrace).
-#[inline(always)]
-pub fn trace_returned<C: Context>(cx: &C, node: &'static NodeInfo, status: Status) -> Status {
-    if trace_statuses(cx) {
-        trace_emit(cx, crate::trace::STATUSES, node, Event::Returned(status));
-    }
-    status
 }
 
 /// Whether this context's agent's level-6 events are wanted

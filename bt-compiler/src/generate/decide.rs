@@ -86,10 +86,11 @@ impl Gen<'_> {
         let nodes = names::nodes();
         // Level 6 has its own switch (`Trace::statuses`).
         let wanted = if level >= 6 {
-            quote!(::__bt::__private::trace_statuses(&#cx))
+            let statuses = names::trace_statuses();
+            quote!(#statuses)
         } else {
-            let level = Literal::u8_unsuffixed(level);
-            quote!(::__bt::__private::trace_level(&#cx) >= #level)
+            let (wanted, level) = (names::trace_level(), Literal::u8_unsuffixed(level));
+            quote!(#wanted >= #level)
         };
         let level = Literal::u8_unsuffixed(level);
         quote! {

@@ -49,6 +49,11 @@ locals! {
     start = "__start";
     /// The tree's static node table, for trace events.
     nodes = "__nodes";
+    /// The trace level wanted for this tick's agent, read once per tick.
+    trace_level = "__tl";
+    /// Whether this tick's agent's level-6 events (statuses) are wanted,
+    /// read once per tick.
+    trace_statuses = "__ts";
     /// A variant's payload, bound by a `match`.
     matched = "__x";
     /// The armed-monitor bits.

@@ -100,8 +100,11 @@ impl Gen<'_> {
         }
         if self.tree.context.is_some() {
             let (now, nodes) = (names::now(), names::nodes());
-            decls.extend(quote!(#now: f64, #nodes: &'static [::__bt::NodeInfo],));
-            args.extend(quote!(#now, #nodes,));
+            let (level, statuses) = (names::trace_level(), names::trace_statuses());
+            decls.extend(
+                quote!(#now: f64, #nodes: &'static [::__bt::NodeInfo], #level: u8, #statuses: bool,),
+            );
+            args.extend(quote!(#now, #nodes, #level, #statuses,));
         }
         if self.has_redecide_bound() {
             let error = names::error();

@@ -74,9 +74,14 @@ impl Gen<'_> {
         let tree_name = &self.tree.name;
         let context = self.tree.context.as_ref().map(|cx| {
             let (now, nodes) = (names::now(), names::nodes());
+            let (level, statuses) = (names::trace_level(), names::trace_statuses());
+            // The trace hook is asked once per tick; trace points test
+            // these locals (constants with `NoTrace`).
             quote! {
                 let #now: f64 = ::__bt::Context::now(&#cx);
                 let #nodes: &'static [::__bt::NodeInfo] = <#tree_name as ::__bt::BehaviorTree>::NODES;
+                let #level: u8 = ::__bt::__private::trace_level(&#cx);
+                let #statuses: bool = ::__bt::__private::trace_statuses(&#cx);
             }
         });
         let (error, slot) = (names::error(), names::error_slot());
@@ -153,11 +158,13 @@ impl Gen<'_> {
             // With a context, every node reports its status to the trace
             // hook (level 6); with `NoTrace` the call is nothing.
             Some(cx) => {
-                let nodes = names::nodes();
+                let (nodes, statuses) = (names::nodes(), names::trace_statuses());
                 quote! {
                     #[doc = #doc]
                     let #r: ::__bt::Status = #code;
-                    let #r = ::__bt::__private::trace_returned(&#cx, &#nodes[#id], #r);
+                    if #statuses {
+                        ::__bt::__private::trace_emit(&#cx, ::__bt::trace::STATUSES, &#nodes[#id], ::__bt::trace::Event::Returned(#r));
+                    }
                 }
             }
             None => quote! {
