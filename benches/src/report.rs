@@ -32,7 +32,8 @@ fn ns(x: f64) -> String {
     }
 }
 
-fn machine() -> String {
+/// CPU, cores, architecture and compiler, for the head of a report.
+pub fn machine() -> String {
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
         .and_then(|s| {
