@@ -32,7 +32,8 @@ pub trait Trace {
     const ENABLED: bool = true;
 
     /// Highest level wanted for `agent`; 0 turns tracing off for it.
-    /// Checked before an event is built.
+    /// A generated tree asks once per tick (with [`statuses`](Self::statuses)),
+    /// before its first trace point, and builds only the events wanted.
     fn level(&self, agent: u64) -> u8;
 
     /// Whether `agent`'s level-6 events ([`STATUSES`]) are wanted. By
