@@ -9,12 +9,9 @@ use rand_core::Rng;
 
 pub use crate::meta::Embed;
 #[cfg(feature = "serde")]
-pub use crate::save::{deserialize_tree, serialize_tree};
+pub use crate::save::{deserialize_tree, serialize_tree, slot, time};
 #[cfg(feature = "serde")]
 pub use serde;
-
-#[cfg(feature = "serde")]
-pub use crate::save::{slot, time};
 
 /// Implemented by trees that say `#[bt(serde)]`: a saved tree checks that
 /// the trees it embeds are saved too.
