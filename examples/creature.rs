@@ -269,7 +269,7 @@ impl OrRunning for Status {
 
 behavior_tree! {
     /// Figure 1 of the Spore behavior tree documentation, as a tree.
-    #[bt(serde)]
+    #[bt(serde, activation_times)]
     pub tree CreatureBrain(me: &mut Creature, cx: &Ctx<Mode, Senses, impl Trace>, rng: &mut Pcg32) {
         'root: prioritized {
             'flee: stimuli(any = Senses::TOOK_HIT) when me.hp < 90.0 => action me.flee(cx.dt as f32),

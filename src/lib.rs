@@ -635,6 +635,35 @@
 //!     *6 'patrol (leaf Patrol { .. }) 4.51s
 //! ```
 //!
+//! Time nodes (`wait`, `timeout`, `delay`) know when they started, since
+//! their semantics need it. Decider groups and scopes only remember when
+//! they activated if the tree asks for it with `#[bt(activation_times)]`
+//! (its header needs a context, whose `now` they store): each running
+//! child of a group then carries an `f64`, shown by `print_state` and in
+//! the level-4 `Continue` event (`active_for`). Without the attribute
+//! those lines have no time, and a decider's state is its active child's
+//! tag and state alone (one byte for four stateless children, instead of
+//! sixteen):
+//!
+//! ```
+//! # use bt::prelude::*;
+//! use bt::{Ctx, NoFlags};
+//! behavior_tree! {
+//!     #[bt(activation_times)]
+//!     tree Timed(cx: &Ctx) { prioritized { 'idle: else => running } }
+//!     tree Plain(cx: &Ctx) { prioritized { 'idle: else => running } }
+//! }
+//! let (mut timed, mut plain) = (Timed::default(), Plain::default());
+//! timed.tick(&Ctx::new(1.0, 0.1));
+//! plain.tick(&Ctx::new(1.0, 0.1));
+//! let (mut a, mut b) = (String::new(), String::new());
+//! timed.print_state(3.5, &mut a).unwrap();
+//! plain.print_state(3.5, &mut b).unwrap();
+//! assert_eq!(a, "*0 (prioritized)\n  *1 'idle (running) 2.50s\n");
+//! assert_eq!(b, "*0 (prioritized)\n  *1 'idle (running)\n");
+//! assert_eq!((Timed::STATE_SIZE, Plain::STATE_SIZE), (16, 1));
+//! ```
+//!
 //! Trace output goes through the context's trace hook ([`Trace`]), at
 //! Spore's five levels: 1 activations, 2 endings, interrupts and failed
 //! groups, 3 tick start and end, 4 every continued child, 5 every guard's
@@ -1003,6 +1032,7 @@
 //! | a subtree called with the wrong arguments | rustc: this method takes 2 arguments but 1 argument was supplied, in your parentheses | `subtree_wrong_arguments` |
 //! | a `switch` that misses a case | rustc: non-exhaustive patterns | `switch_not_exhaustive` |
 //! | a name that is not in scope | rustc: cannot find value, on your token (generated locals are invisible to your code) | `unknown_binding`, `role_outside_rendezvous`, `when_let_binding_outside_body`, `generated_locals_are_hidden` |
+//! | `#[bt(activation_times)]` on a tree without a context | `#[bt(activation_times)]` reads the time from the tick context, but tree `T` has no context parameter | (a unit test of the compiler) |
 //! | `#[bt(serde)]` without the `serde` feature | `#[bt(serde)]` needs the `serde` feature of `bt` (with the line to add to Cargo.toml) | (a unit test of the compiler: the ui cases build with the feature) |
 //! | a saved tree embedding a tree that is not saved | `Step` is embedded in `Walk`, which says `#[bt(serde)]`: add `#[bt(serde)]` to `Step` too (from another invocation: `Step` is embedded in a tree saved with serde, but is not saved itself, on the call) | `saved_tree_embeds_unsaved_tree` |
 //! | a saved tree's leaf whose memory cannot be saved | rustc: the trait bound `Route: serde::Deserialize<'de>` is not satisfied, on the leaf | `saved_leaf_memory_not_serializable` |

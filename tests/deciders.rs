@@ -63,6 +63,16 @@ behavior_tree! {
         }
     }
 
+    /// `Prio`, remembering when each child activated.
+    #[bt(activation_times)]
+    tree PrioTimed(w: &mut World, cx: &Ctx<Mode, Senses, impl bt::Trace>) {
+        prioritized {
+            'flee: when w.cond("g0") => L { n: "a" },
+            'fight: when w.cond("g1") => L { n: "b" },
+            'idle: else => L { n: "c" },
+        }
+    }
+
     tree Nested(w: &mut World, #[context] cx: &Cx) {
         prioritized {
             'guard: when w.cond("g0") => prioritized {
@@ -575,7 +585,7 @@ fn cooldown_blocks_after_each_run_and_run_once_remembers_its_result() {
 #[test]
 fn print_state_shows_the_active_path_with_labels_kinds_and_time_active() {
     let mut w = World::new(&[("g0", "FFF"), ("g1", "FS"), ("c", "R"), ("b", "RR")]);
-    let mut tree = Prio::default();
+    let mut tree = PrioTimed::default();
     tree.tick(&mut w, &at(1.0)); // idle from 1.0
     tree.tick(&mut w, &at(2.5)); // fight from 2.5
     tree.tick(&mut w, &at(3.0));
@@ -588,7 +598,27 @@ fn print_state_shows_the_active_path_with_labels_kinds_and_time_active() {
     tree.reset(&mut w, &at(7.0));
     let mut text = String::new();
     tree.print_state(7.0, &mut text).unwrap();
-    assert_eq!(text, "Prio (inactive)\n");
+    assert_eq!(text, "PrioTimed (inactive)\n");
+}
+
+#[test]
+fn without_activation_times_print_state_shows_no_time_and_the_state_is_smaller() {
+    let mut w = World::new(&[("g0", "FFF"), ("g1", "FS"), ("c", "R"), ("b", "RR")]);
+    let mut tree = Prio::default();
+    tree.tick(&mut w, &at(1.0));
+    tree.tick(&mut w, &at(2.5));
+    let mut text = String::new();
+    tree.print_state(6.25, &mut text).unwrap();
+    assert_eq!(
+        text,
+        "*0 (prioritized)\n  *2 'fight (leaf L { n: \"b\" })\n"
+    );
+    // The leaf's memory and the active child; the timed tree adds an f64.
+    assert_eq!(
+        PrioTimed::STATE_SIZE - Prio::STATE_SIZE,
+        core::mem::size_of::<f64>()
+    );
+    assert_ne!(Prio::LAYOUT_HASH, PrioTimed::LAYOUT_HASH);
 }
 
 #[test]
@@ -597,7 +627,7 @@ fn trace_levels_report_transitions_or_every_decision_for_one_agent() {
     let lines = RefCell::new(Vec::new());
     let record = |e: &bt::TraceEvent| lines.borrow_mut().push(e.to_string());
     let mut w = World::new(&[("g0", "FFFF"), ("g1", "FFS"), ("c", "RR"), ("b", "RR")]);
-    let mut tree = Prio::default();
+    let mut tree = PrioTimed::default();
     // Level 2 for agent 1 only: agent 2's ticks print nothing.
     let level2 = bt::Tracer::new(2, record).only_agent(1);
     tree.tick(&mut w, &at(1.0).agent(1).trace(&level2));
@@ -617,11 +647,20 @@ fn trace_levels_report_transitions_or_every_decision_for_one_agent() {
     assert_eq!(
         lines.take(),
         [
-            "BT(3) agent 1 @ 3.000: tick Prio starts",
+            "BT(3) agent 1 @ 3.000: tick PrioTimed starts",
             "BT(5) agent 1 @ 3.000: guard of 'flee (n1 leaf) rejects at `when w.cond(\"g0\")`",
             "BT(4) agent 1 @ 3.000: continuing 'fight (n2 leaf) in n0 prioritized, active for 1.000s",
-            "BT(3) agent 1 @ 3.000: tick Prio ends: Running",
+            "BT(3) agent 1 @ 3.000: tick PrioTimed ends: Running",
         ]
+    );
+    // Without activation times, the same event says no duration.
+    let mut w = World::new(&[("g0", "FF"), ("g1", "SS"), ("b", "RR")]);
+    let mut tree = Prio::default();
+    tree.tick(&mut w, &at(1.0));
+    tree.tick(&mut w, &at(2.0).agent(1).trace(&level5));
+    assert_eq!(
+        lines.take()[2],
+        "BT(4) agent 1 @ 2.000: continuing 'fight (n2 leaf) in n0 prioritized"
     );
 }
 

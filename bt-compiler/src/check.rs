@@ -40,6 +40,7 @@ pub fn check(input: &Input, errors: &mut Errors) {
         labels_are_unique(tree, errors);
         at_most_one_context(tree, errors);
         serde_is_available(tree, cfg!(feature = "serde"), errors);
+        activation_times_need_a_context(tree, errors);
         for root in &tree.roots {
             sync_is_inside_a_rendezvous(root, false, errors);
             skips_are_passed_over(None, root, errors);
@@ -67,6 +68,20 @@ fn serde_is_available(tree: &TreeDef, enabled: bool, errors: &mut Errors) {
             span,
             "`#[bt(serde)]` needs the `serde` feature of `bt`: in Cargo.toml, \
              `arbortick = { version = \"0.1\", features = [\"serde\"] }`",
+        ));
+    }
+}
+
+/// Activation times are read from the tick context's clock.
+fn activation_times_need_a_context(tree: &TreeDef, errors: &mut Errors) {
+    if let (Some(span), None) = (tree.activation_times, context_param(&tree.params)) {
+        errors.push(syn::Error::new(
+            span,
+            format!(
+                "`#[bt(activation_times)]` reads the time from the tick context, but tree `{}` \
+                 has no context parameter; add one to the header, e.g. `cx: &bt::Ctx`",
+                tree.name
+            ),
         ));
     }
 }
@@ -834,6 +849,23 @@ mod tests {
                 "`#[bt(serde)]` needs the `serde` feature of `bt`: in Cargo.toml, \
               `arbortick = { version = \"0.1\", features = [\"serde\"] }`"
             ]
+        );
+    }
+
+    #[test]
+    fn activation_times_need_a_context() {
+        assert_eq!(
+            messages(quote! { #[bt(activation_times)] tree T(a: &mut A) { success } }),
+            [
+                "`#[bt(activation_times)]` reads the time from the tick context, but tree `T` has \
+                 no context parameter; add one to the header, e.g. `cx: &bt::Ctx`"
+            ]
+        );
+        assert!(
+            messages(quote! {
+                #[bt(activation_times)] tree T(a: &mut A, cx: &bt::Ctx) { success }
+            })
+            .is_empty()
         );
     }
 

@@ -96,6 +96,9 @@ impl core::fmt::Display for Diagnostic {
 pub struct Tree {
     /// The tree's name.
     pub name: String,
+    /// `#[bt(activation_times)]` on a tree with a tick context: `Continue`
+    /// events carry how long the child has been active.
+    pub activation_times: bool,
     /// The nodes; the root is `nodes[0]`.
     pub nodes: Vec<Node>,
 }
@@ -312,6 +315,7 @@ impl Program {
                 .collect();
             trees.push(Tree {
                 name: tree.name.to_string(),
+                activation_times: tree.activation_times,
                 nodes,
             });
         }
@@ -650,8 +654,9 @@ pub enum Event<'a> {
     Continue {
         /// The child.
         child: usize,
-        /// Seconds since it was activated.
-        active_for: f64,
+        /// Seconds since it was activated, if the tree records activation
+        /// times.
+        active_for: Option<f64>,
     },
     /// A guard was checked (level 5).
     Guard {
@@ -1615,7 +1620,10 @@ impl<'p, H: Host> Run<'_, 'p, H> {
             };
             let child = self.id(p, k);
             if !fresh {
-                let active_for = self.input.now - self.slot(p).since;
+                let place = &self.layout.places[p];
+                let active_for = self.layout.program.trees[place.tree]
+                    .activation_times
+                    .then(|| self.input.now - self.agent.slots[p].since);
                 self.trace(p, 4, Event::Continue { child, active_for });
             }
             let status = self.tick(self.child(p, k));

@@ -18,6 +18,9 @@ pub struct Tree {
     pub krate: syn::Path,
     /// `#[bt(serde)]`, with the span of `serde`.
     pub serde: Option<proc_macro2::Span>,
+    /// `#[bt(activation_times)]` on a tree with a tick context: decider
+    /// groups and scopes store when they activated.
+    pub activation_times: bool,
     /// `A` of a first parameter declared `&mut A`: what stateful leaves receive.
     pub agent: Option<Type>,
     /// The tick context binding, if the tree has one.

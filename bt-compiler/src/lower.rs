@@ -15,7 +15,8 @@ pub fn lower(tree: &ast::TreeDef) -> Option<Tree> {
     let mut nodes = Vec::new();
     push(tree.roots.first()?, None, 0, None, &mut nodes)?;
     let context = check::context_param(&tree.params).map(|p| p.name.clone());
-    analyse(&mut nodes, context.is_some());
+    let activation_times = context.is_some() && tree.activation_times.is_some();
+    analyse(&mut nodes, activation_times);
     Some(Tree {
         attrs: tree.attrs.clone(),
         vis: tree.vis.clone(),
@@ -26,6 +27,7 @@ pub fn lower(tree: &ast::TreeDef) -> Option<Tree> {
             .clone()
             .unwrap_or_else(|| syn::parse_quote!(::bt)),
         serde: tree.serde,
+        activation_times,
         agent: tree
             .params
             .first()
@@ -313,9 +315,9 @@ fn guard(guard: &ast::Guard) -> ir::Guard {
 }
 
 /// Bottom-up: children have larger ids than their parent, so a reverse
-/// sweep sees every child before its parent. `context`: the tree has a tick
-/// context, so entry times can be recorded.
-fn analyse(nodes: &mut [Node], context: bool) {
+/// sweep sees every child before its parent. `times`: the tree records
+/// activation times (`#[bt(activation_times)]` with a tick context).
+fn analyse(nodes: &mut [Node], times: bool) {
     for id in (0..nodes.len()).rev() {
         let any_child_runs = nodes[id].children.iter().any(|&c| nodes[c].can_run);
         let only_child_state = nodes[id]
@@ -344,14 +346,14 @@ fn analyse(nodes: &mut [Node], context: bool) {
         };
         nodes[id].can_run = can_run;
         nodes[id].has_state = has_state;
-        nodes[id].shape = shape(&nodes[id], only_child_state, context);
+        nodes[id].shape = shape(&nodes[id], only_child_state, times);
         nodes[id].keep = keep(&nodes[id]);
     }
 }
 
 /// The state layout of `node`, whose `has_state` is known.
 /// `child_state`: its first child has state.
-fn shape(node: &Node, child_state: bool, context: bool) -> Shape {
+fn shape(node: &Node, child_state: bool, times: bool) -> Shape {
     // The fields, then the only child's state if it has one.
     let record = |fields: &[Field]| {
         let child = child_state.then_some(Field::Child);
@@ -397,7 +399,7 @@ fn shape(node: &Node, child_state: bool, context: bool) -> Shape {
         | Kind::ReactiveSelect
         | Kind::Switch(_) => Shape::OneOf,
         Kind::Decider { .. } => Shape::Decider,
-        Kind::Scope { .. } => latch(node.kind.release(), context),
+        Kind::Scope { .. } => latch(node.kind.release(), times),
         Kind::Timeout(_) => latch(node.kind.release(), true),
         Kind::Gate(_)
         | Kind::GlobalCooldown(_)
@@ -633,7 +635,8 @@ mod tests {
             shapes,
             [
                 &Shape::OneOf,
-                &Shape::Record(vec![Latch(Release::Exit), Since, Child]),
+                // No activation time without `#[bt(activation_times)]`.
+                &Shape::Record(vec![Latch(Release::Exit), Child]),
                 &Shape::Leaf,
                 // The action has no state: the record has no child field.
                 &Shape::Record(vec![Latch(Release::Nothing), Since]),

@@ -56,6 +56,7 @@ fn parse_tree(input: ParseStream, errors: &mut Errors) -> syn::Result<TreeDef> {
         krate,
         recursion_limit,
         serde,
+        activation_times,
     } = take_bt_attrs(&mut attrs, errors);
     let vis: Visibility = input.parse()?;
     if !input.peek(kw::tree) {
@@ -93,6 +94,7 @@ fn parse_tree(input: ParseStream, errors: &mut Errors) -> syn::Result<TreeDef> {
         krate,
         recursion_limit,
         serde,
+        activation_times,
         vis,
         name,
         params,
@@ -107,12 +109,13 @@ struct BtAttrs {
     krate: Option<syn::Path>,
     recursion_limit: Option<(u32, Span)>,
     serde: Option<Span>,
+    activation_times: Option<Span>,
 }
 
 /// Removes `#[bt(..)]` from a tree's attributes and returns what it says:
-/// `crate = path`, `recursion_limit = N` and `serde`.
+/// `crate = path`, `recursion_limit = N`, `serde` and `activation_times`.
 fn take_bt_attrs(attrs: &mut Vec<Attribute>, errors: &mut Errors) -> BtAttrs {
-    let (mut krate, mut limit, mut serde) = (None, None, None);
+    let (mut krate, mut limit, mut serde, mut times) = (None, None, None, None);
     attrs.retain(|attr| {
         if !attr.path().is_ident("bt") {
             return true;
@@ -141,9 +144,13 @@ fn take_bt_attrs(attrs: &mut Vec<Attribute>, errors: &mut Errors) -> BtAttrs {
             } else if meta.path.is_ident("serde") {
                 serde = Some(meta.path.span());
                 Ok(())
+            } else if meta.path.is_ident("activation_times") {
+                times = Some(meta.path.span());
+                Ok(())
             } else {
                 Err(meta.error(
-                    "expected `crate = path`, `recursion_limit = N` or `serde`, as in \
+                    "expected `crate = path`, `recursion_limit = N`, `serde` or \
+                     `activation_times`, as in \
                      `#[bt(crate = my_engine::bt)]`",
                 ))
             }
@@ -157,6 +164,7 @@ fn take_bt_attrs(attrs: &mut Vec<Attribute>, errors: &mut Errors) -> BtAttrs {
         krate,
         recursion_limit: limit,
         serde,
+        activation_times: times,
     }
 }
 

@@ -40,6 +40,7 @@
 //! `n` of a gate or rendezvous, parallel thresholds, how many children),
 //! what it keeps (its state's shape), the path of each leaf type and of
 //! each embedded tree as written, the type written in a `when let` guard,
+//! whether the tree records activation times (`#[bt(activation_times)]`),
 //! and the hashes of embedded trees. A new version of this crate that lays
 //! a node kind's state out differently changes the hashes of trees that use
 //! it, and says so in its changelog.

@@ -219,8 +219,9 @@ pub enum Event {
     Continue {
         /// The child.
         child: &'static NodeInfo,
-        /// Seconds since it was activated.
-        active_for: f64,
+        /// Seconds since it was activated, in trees that record activation
+        /// times (`#[bt(activation_times)]`); `None` in the others.
+        active_for: Option<f64>,
     },
     /// The node returned this status for this tick (level 6). Every node
     /// of a tree with a context reports it, children before parents.
@@ -288,11 +289,13 @@ impl core::fmt::Display for TraceEvent {
                     self.node.tree
                 )
             }
-            Event::Continue { child, active_for } => write!(
-                f,
-                "continuing {} in {group}, active for {active_for:.3}s",
-                Named(child)
-            ),
+            Event::Continue { child, active_for } => {
+                write!(f, "continuing {} in {group}", Named(child))?;
+                match active_for {
+                    Some(seconds) => write!(f, ", active for {seconds:.3}s"),
+                    None => Ok(()),
+                }
+            }
             Event::Returned(status) => write!(f, "{group} returned {status}"),
             Event::EnterSubtree => write!(f, "entering the subtree of {group}"),
             Event::Reset => write!(f, "{} reset", self.node.tree),

@@ -119,7 +119,13 @@ impl Generator {
             // Every tenth tree is large enough for the compiler to split
             // its tick into functions.
             let (budget, depth) = if i % 10 == 9 { (400, 9) } else { (40, 6) };
-            out.push(self.tree(format!("T{i}"), true, budget, depth));
+            let mut tree = self.tree(format!("T{i}"), true, budget, depth);
+            // Every other tree records activation times, which its
+            // `Continue` trace events then carry.
+            if i % 2 == 1 {
+                tree.text.insert_str(0, "#[bt(activation_times)]\n");
+            }
+            out.push(tree);
         }
         out
     }

@@ -52,7 +52,7 @@ impl Gen<'_> {
         if let Some((_, ty)) = child.binding() {
             fields.push((Field::Value, quote!(#ty)));
         }
-        if in_group && self.tree.context.is_some() {
+        if in_group && self.tree.activation_times {
             fields.push((Field::Since, quote!(f64)));
         }
         fields
@@ -426,12 +426,17 @@ impl Gen<'_> {
                         quote!(let #child_place = #s;)
                     });
                     let cont = has_cx.then(|| {
-                        let t = field_local(Field::Since);
-                        let now = names::now();
+                        let active_for = if self.tree.activation_times {
+                            let t = field_local(Field::Since);
+                            let now = names::now();
+                            quote!(::core::option::Option::Some(#now - *#t))
+                        } else {
+                            quote!(::core::option::Option::None)
+                        };
                         let trace = self.trace(
                             4,
                             id,
-                            quote!(Continue { child: &#nodes[#c], active_for: #now - *#t }),
+                            quote!(Continue { child: &#nodes[#c], active_for: #active_for }),
                         );
                         quote!(if !#fresh { #trace })
                     });

@@ -288,8 +288,7 @@ impl Gen<'_> {
                     .filter(|&&c| self.tree.node(c).can_run)
                     .map(|&c| {
                         let pattern = self.variant_pattern(id, c, &[Field::State, Field::Since]);
-                        let has_since = self.tree.context.is_some();
-                        let since = has_since.then(|| {
+                        let since = self.tree.activation_times.then(|| {
                             let t = field_local(Field::Since);
                             quote!(::core::option::Option::Some(*#t))
                         });

@@ -37,7 +37,8 @@ impl Gen<'_> {
     /// What the layout hash covers, one line per node in pre-order: see the
     /// runtime's `save` module for the rule. Expressions are left out.
     fn layout_text(&self) -> String {
-        let mut text = String::new();
+        // Decider groups' variants hold an activation time only with it.
+        let mut text = format!("activation_times {}\n", self.tree.activation_times);
         for node in &self.tree.nodes {
             let _ = writeln!(
                 text,
