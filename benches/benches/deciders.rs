@@ -168,8 +168,8 @@ fn report(dir: &Path) -> String {
     }
     writeln!(
         o,
-        "\nState per agent: generated {} bytes (the active child; no activation time without \
-         `#[bt(activation_times)]`), hand-written {} byte.",
+        "\nState per agent, in bytes: generated {} (the active child; no activation time \
+         without `#[bt(activation_times)]`), hand-written {}.",
         <bt_bench::decider::Decider as bt::BehaviorTree>::STATE_SIZE,
         std::mem::size_of::<bt_bench::decider::HandDecider>()
     )

@@ -88,7 +88,14 @@ pub fn write(dir: &Path, nodes_in_huge: usize) -> String {
     writeln!(o, "exactly three: Running, Running, Success) and conditions change every tick, so roots keep finishing and").unwrap();
     writeln!(o, "restarting; *preemption*: conditions flip every three ticks while actions take three to five, so reactive").unwrap();
     writeln!(o, "nodes keep halting running actions (the small tree has no reactive node, so it has no such scenario).").unwrap();
-    writeln!(o, "States live in one contiguous `Vec` per population; a benchmark iteration ticks every agent once.\n").unwrap();
+    writeln!(o, "States live in one contiguous `Vec` per population; a benchmark iteration ticks every agent once.").unwrap();
+    writeln!(o, "Leaves are trivial, so that the ratios show the tree's own control flow and state: a condition reads a bit,").unwrap();
+    writeln!(o, "an action counts down a `u32`, and each call folds (leaf, status) into a checksum (about 1 ns); new conditions").unwrap();
+    writeln!(
+        o,
+        "and outcomes for a period are one lookup in a precomputed table.\n"
+    )
+    .unwrap();
 
     writeln!(o, "## What peers cannot express\n").unwrap();
     for tree in TreeId::ALL {

@@ -82,14 +82,32 @@ pub struct Agent {
     pub halts: u64,
 }
 
-/// splitmix64: 64 well-mixed bits from (agent, period, stream).
-fn mix(agent: u32, period: u32, stream: u64) -> u64 {
-    let mut x =
-        (u64::from(agent) << 32 | u64::from(period)) ^ stream.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+/// splitmix64: 64 well-mixed bits from (entry, stream).
+const fn mix(entry: u64, stream: u64) -> u64 {
+    let mut x = entry ^ stream.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     x ^ (x >> 31)
 }
+
+/// How many precomputed draws there are (a power of two).
+const DRAWS: usize = 1024;
+
+/// Precomputed (conditions, outcomes) pairs: bitwise,
+/// P(a | (b & c & d)) = 1/2 + 1/16 ~ 0.56 per condition, P(b | c) = 0.75
+/// per outcome. Computed at compile time, so that a draw during the run
+/// is one lookup and the world costs about as little as the leaves.
+static TABLE: [(u64, u64); DRAWS] = {
+    let mut table = [(0, 0); DRAWS];
+    let mut i = 0;
+    while i < DRAWS {
+        let e = i as u64;
+        let (a, b, c, d) = (mix(e, 1), mix(e, 2), mix(e, 3), mix(e, 4));
+        table[i] = (a | (b & c & d), b | c);
+        i += 1;
+    }
+    table
+};
 
 impl Agent {
     /// A fresh agent.
@@ -110,17 +128,18 @@ impl Agent {
         agent
     }
 
-    /// Draws this period's conditions (about 60% true) and outcomes (75%
-    /// success). Steady agents keep all conditions true.
+    /// Draws this period's conditions (about 56% true) and outcomes (75%
+    /// success) from the table, at a place that hashes (agent, period).
+    /// Steady agents keep all conditions true.
+    #[inline]
     fn draw(&mut self) {
         let period = match self.scenario.period() {
             0 => return,
             p => self.tick / p,
         };
-        let [a, b, c, d] = [1u64, 2, 3, 4].map(|stream| mix(self.id, period, stream));
-        // Bitwise: P(a | (b & c & d)) = 1/2 + 1/16 ~ 0.56; P(b | c) = 0.75.
-        self.conditions = a | (b & c & d);
-        self.outcomes = b | c;
+        let h = self.id.wrapping_mul(0x9E37_79B9) ^ period.wrapping_mul(0x85EB_CA6B);
+        let h = h ^ (h >> 15);
+        (self.conditions, self.outcomes) = TABLE[h as usize % DRAWS];
     }
 
     /// Moves the agent to its next tick (the driver calls it after each

@@ -137,9 +137,11 @@ impl Gen<'_> {
         }
     }
 
-    /// The enum of a composite that remembers one child: `Idle`, then a
-    /// variant per child that can be running, holding the child's state (in
-    /// a decider group also its guard's value and when it activated).
+    /// The enum of a composite that remembers one child: a variant per
+    /// child that can be running, holding the child's state (in a decider
+    /// group also its guard's value and when it activated), then `Idle`.
+    /// `Idle` comes last so that a fieldless group's discriminant is its
+    /// active child's position, which `index` then reads as it is.
     fn enum_type(&self, id: usize) -> (TokenStream, TokenStream) {
         use super::decide::{Field, field_local};
         let node = self.tree.node(id);
@@ -199,10 +201,10 @@ impl Gen<'_> {
         let definition = quote! {
             #[doc = #doc]
             enum #ident {
+                #(#variants)*
                 #[doc = #idle]
                 #[default]
                 Idle,
-                #(#variants)*
             }
         };
         let halt = quote! {
