@@ -252,10 +252,46 @@ impl Gen<'_> {
     /// A stateful leaf: `start` on the first tick, `tick` on later ones; the
     /// memory is kept only while it returns `Running`.
     fn leaf(&self, id: usize, path: &syn::Path, literal: &syn::Expr) -> TokenStream {
-        let place = self.place(id);
         let leaf = self.leaf_trait(path);
         let agent = self.agent_arg();
         let (params, memory, r) = (names::leaf(), names::memory(), names::result());
+        if let Some((parent, reactive)) = self.leaf_in_variant(id) {
+            // The parent's variant for this leaf exists only while the leaf
+            // runs: match it directly and start on the stack. When the leaf
+            // returns `Running`, a plain parent moves the memory into its
+            // variant; a reactive one moves it into a local, which the parent
+            // puts in its variant after halting the child that ran before.
+            // No state on a temporary, no second look at the discriminant.
+            let (place, ty) = (self.place(parent), self.type_ident(parent));
+            let variant = self.variant(id);
+            let keep = if reactive {
+                let temp = names::temp();
+                quote!(#temp = ::core::option::Option::Some(::core::option::Option::Some(#memory));)
+            } else {
+                quote!(*#place = #ty::#variant(::core::option::Option::Some(#memory));)
+            };
+            return quote! {{
+                let #params = #literal;
+                match #place {
+                    #ty::#variant(::core::option::Option::Some(#memory)) => {
+                        let #r = #leaf::tick(&#params, #memory, #agent);
+                        if #r.is_done() {
+                            *#place = #ty::Idle;
+                        }
+                        #r
+                    }
+                    _ => {
+                        let mut #memory = ::core::default::Default::default();
+                        let #r = #leaf::start(&#params, &mut #memory, #agent);
+                        if #r.is_running() {
+                            #keep
+                        }
+                        #r
+                    }
+                }
+            }};
+        }
+        let place = self.place(id);
         quote! {{
             let #params = #literal;
             match #place {
@@ -278,6 +314,22 @@ impl Gen<'_> {
         }}
     }
 
+    /// `Some((parent, reactive))` if stateful leaf `id` keeps its memory
+    /// in a variant of its parent's enum that [`one_of`](Self::one_of)
+    /// generates, and is entered by [`leaf`](Self::leaf) itself.
+    fn leaf_in_variant(&self, id: usize) -> Option<(usize, bool)> {
+        let node = self.tree.node(id);
+        if !matches!(node.kind, Kind::Leaf { .. }) || !node.has_state {
+            return None;
+        }
+        let parent = node.parent?;
+        match self.tree.node(parent).kind {
+            Kind::Sequence | Kind::SequenceWithMemory | Kind::Select => Some((parent, false)),
+            Kind::ReactiveSequence | Kind::ReactiveSelect => Some((parent, true)),
+            _ => None,
+        }
+    }
+
     /// `sequence`, `select` and their reactive forms. Children run in order
     /// while they return `next`; `stop` ends the node with that status.
     ///
@@ -287,7 +339,8 @@ impl Gen<'_> {
     /// remembered one runs on a fresh temporary state, moved into the enum
     /// only if it returns `Running`; so it can re-tick earlier children
     /// while a later one keeps its state, and halts the later one only when
-    /// an earlier child stops or runs.
+    /// an earlier child stops or runs. A stateful leaf child does the same
+    /// with its memory alone, in its own code ([`leaf`](Self::leaf)).
     ///
     /// The plain forms resume at the remembered child: the body is a chain
     /// of nested blocks, one per child that can be resumed, and a `match`
@@ -322,10 +375,18 @@ impl Gen<'_> {
                     let i = Literal::usize_unsuffixed(i);
                     quote!(#memory = #i;)
                 });
+                let in_variant = self.leaf_in_variant(c).is_some();
                 let setup = child.has_state.then(|| {
                     let child_place = self.place(c);
                     let child_ty = self.ty(c);
-                    if reactive {
+                    if in_variant && !reactive {
+                        TokenStream::new()
+                    } else if in_variant {
+                        // A leaf's memory, if it starts running (see `leaf`).
+                        quote! {
+                            let mut #temp: ::core::option::Option<#child_ty> = ::core::option::Option::None;
+                        }
+                    } else if reactive {
                         quote! {
                             let mut #temp: ::core::option::Option<#child_ty> = ::core::option::Option::None;
                             let #child_place = match #place {
