@@ -104,6 +104,8 @@ locals! {
     best_score = "__best_score";
     /// The decider child was activated in this tick.
     fresh = "__fresh";
+    /// A reactive composite's child runs on a fresh state in this tick.
+    entered = "__entered";
     /// A rendezvous group's generation.
     generation = "__g";
     /// The position a wide composite resumes at.

@@ -22,6 +22,10 @@ use quote::quote;
 /// Nodes (itself included) a node's subtree needs for it to be outlined.
 pub(super) const OUTLINE_NODES: usize = 64;
 
+/// Nodes (itself included) of the largest subtree whose state a reactive
+/// parent moves into a local while it runs (its state is a few words).
+pub(super) const SMALL_NODES: usize = 8;
+
 /// Children per function of a wide composite.
 pub(super) const CHUNK: usize = 32;
 
@@ -68,6 +72,12 @@ impl Outline {
 }
 
 impl Gen<'_> {
+    /// Whether node `id`'s subtree is small enough for its state to be
+    /// moved out of its parent and back ([`SMALL_NODES`]).
+    pub(super) fn small(&self, id: usize) -> bool {
+        self.outline.sizes[id] <= SMALL_NODES
+    }
+
     /// Whether node `id`'s subtree is large enough for functions of its own.
     pub(super) fn large(&self, id: usize) -> bool {
         self.outline.sizes[id] >= OUTLINE_NODES

@@ -386,6 +386,18 @@ impl Gen<'_> {
                         quote! {
                             let mut #temp: ::core::option::Option<#child_ty> = ::core::option::Option::None;
                         }
+                    } else if reactive && self.small(c) {
+                        // A small state is moved into a local and back, so
+                        // that the child's code works on a value of its own
+                        // rather than through a pointer to either place.
+                        let entered = names::entered();
+                        quote! {
+                            let (mut #temp, #entered): (#child_ty, bool) = match #place {
+                                #ty::#variant(#x) => (::core::mem::take(#x), false),
+                                _ => (::core::default::Default::default(), true),
+                            };
+                            let #child_place = &mut #temp;
+                        }
                     } else if reactive {
                         quote! {
                             let mut #temp: ::core::option::Option<#child_ty> = ::core::option::Option::None;
@@ -412,6 +424,15 @@ impl Gen<'_> {
                 let decide = if child.can_run {
                     let remember = match (child.has_state, reactive) {
                         (true, false) => quote!(),
+                        (true, true) if !in_variant && self.small(c) => {
+                            let entered = names::entered();
+                            quote! {
+                                if #entered {
+                                    #place.halt(#args);
+                                }
+                                *#place = #ty::#variant(#temp);
+                            }
+                        }
                         (true, true) => quote! {
                             if let ::core::option::Option::Some(#temp) = #temp {
                                 #place.halt(#args);
