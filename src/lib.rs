@@ -671,7 +671,11 @@
 //! [Views and recording](#views-and-recording)). [`Tracer`] sends events up to a level, of all agents or one, to
 //! a closure. To allow tracing, declare the context as `&Ctx<D, S, impl
 //! bt::Trace>`: each context type gets its own compiled `tick`, and with
-//! the default [`NoTrace`] every trace point compiles to nothing.
+//! the default [`NoTrace`] every trace point compiles to nothing. An agent
+//! the hook wants nothing of (level 0 and no statuses, or a [`Tracer`]
+//! filtered to another agent) is ticked through that same `NoTrace` code
+//! ([`Ctx::quiet`]), so a tracer that is attached but quiet costs one check
+//! per tick.
 //!
 //! ```
 //! # use bt::prelude::*;

@@ -124,6 +124,18 @@ pub fn trace_level<C: Context>(cx: &C) -> u8 {
     }
 }
 
+/// Whether this context has a trace hook that wants nothing of this
+/// agent (level 0, no statuses); constant `false` with
+/// [`NoTrace`](crate::NoTrace). A tree whose context is a `Ctx<.., impl
+/// Trace>` then ticks through [`Ctx::quiet`](crate::Ctx::quiet).
+#[inline(always)]
+pub fn trace_is_quiet<C: Context>(cx: &C) -> bool {
+    <C::Trace as Trace>::ENABLED && {
+        let (trace, agent) = (cx.tracer(), cx.agent());
+        trace.level(agent) == 0 && !trace.statuses(agent)
+    }
+}
+
 /// Builds and sends one event. Used by generated code after checking
 /// [`trace_level`] (read once per tick): out of line and cold, so a trace
 /// point that does not fire costs a compare of a local.

@@ -120,6 +120,7 @@ fn generate_tree(tree: &Tree) -> TokenStream {
         let #active: &mut #active_ty = self.active;
         let #keep_local: &mut #keep_ty = self.keep;
     };
+    let (quiet_try, quiet_tick) = (g.quiet_entry("try_tick"), g.quiet_entry("tick"));
     // With a `redecides` bound the body returns a `Result`; without, it
     // returns the status, and `try_tick` never fails.
     let parts_impl = if g.has_redecide_bound() {
@@ -138,6 +139,7 @@ fn generate_tree(tree: &Tree) -> TokenStream {
                 #[inline]
                 #lints
                 #vis fn try_tick(self, #params) -> ::core::result::Result<::__bt::Status, ::__bt::TickError> {
+                    #quiet_try
                     #unpack
                     #tick_body
                 }
@@ -150,6 +152,7 @@ fn generate_tree(tree: &Tree) -> TokenStream {
                 #[inline]
                 #lints
                 #vis fn tick(self, #params) -> ::__bt::Status {
+                    #quiet_tick
                     #unpack
                     #tick_body
                 }
@@ -471,6 +474,53 @@ impl Gen<'_> {
     fn args(&self) -> TokenStream {
         let names = self.tree.params.iter().map(|p| &p.name);
         quote!(#(#names),*)
+    }
+
+    /// For a tree whose context binding is a `Ctx<.., impl Trace>` (by
+    /// value, `&` or `&mut`): an agent its trace hook wants nothing of is
+    /// ticked again through `method` with [`Ctx::quiet`], the code compiled
+    /// for `NoTrace`, so a quiet tracer costs one check per tick instead of
+    /// a check at every trace point.
+    fn quiet_entry(&self, method: &str) -> Option<TokenStream> {
+        use syn::{GenericArgument, PathArguments, Type};
+        let param = crate::check::context_param(&self.tree.params)?;
+        let (reference, ty) = match &param.ty {
+            Type::Reference(r) => (Some(r.mutability.is_some()), &*r.elem),
+            ty => (None, ty),
+        };
+        let Type::Path(path) = ty else { return None };
+        let last = path.path.segments.last()?;
+        let PathArguments::AngleBracketed(generics) = &last.arguments else {
+            return None;
+        };
+        let generic_trace = generics
+            .args
+            .iter()
+            .any(|a| matches!(a, GenericArgument::Type(Type::ImplTrait(_))));
+        if last.ident != "Ctx" || !generic_trace {
+            return None;
+        }
+        let (cx, quiet) = (&param.name, names::quiet());
+        let (binding, pass) = match reference {
+            Some(true) => (quote!(mut #quiet), quote!(&mut #quiet)),
+            Some(false) => (quote!(#quiet), quote!(&#quiet)),
+            None => (quote!(#quiet), quote!(#quiet)),
+        };
+        let args = self.tree.params.iter().map(|p| {
+            let name = &p.name;
+            if name == cx {
+                pass.clone()
+            } else {
+                quote!(#name)
+            }
+        });
+        let method = Ident::new(method, Span::call_site());
+        Some(quote! {
+            if ::__bt::__private::trace_is_quiet(&#cx) {
+                let #binding = (#cx).quiet();
+                return self.#method(#(#args),*);
+            }
+        })
     }
 
     /// The active part's type: `__GuardActive`.

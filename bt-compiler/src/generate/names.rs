@@ -106,6 +106,8 @@ locals! {
     fresh = "__fresh";
     /// A reactive composite's child runs on a fresh state in this tick.
     entered = "__entered";
+    /// The tick context without its trace hook.
+    quiet = "__quiet";
     /// A rendezvous group's generation.
     generation = "__g";
     /// The position a wide composite resumes at.
