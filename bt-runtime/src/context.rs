@@ -160,6 +160,12 @@ impl<D: Flags + Copy, S: Flags + Copy, T: Trace> Ctx<D, S, T> {
     /// With this trace hook.
     #[inline]
     pub fn trace<T2: Trace>(self, trace: T2) -> Ctx<D, S, T2> {
+        self.with_hook(trace)
+    }
+
+    /// This context's time, flags and agent, with `trace` as its hook.
+    #[inline]
+    fn with_hook<T2: Trace>(&self, trace: T2) -> Ctx<D, S, T2> {
         Ctx {
             now: self.now,
             dt: self.dt,
@@ -178,14 +184,7 @@ impl<D: Flags + Copy, S: Flags + Copy, T: Trace> Ctx<D, S, T> {
     /// so a tracer that is attached but quiet costs one check per tick.
     #[inline]
     pub fn quiet(&self) -> Ctx<D, S, NoTrace> {
-        Ctx {
-            now: self.now,
-            dt: self.dt,
-            flags: self.flags,
-            stimuli: self.stimuli,
-            agent: self.agent,
-            trace: NoTrace,
-        }
+        self.with_hook(NoTrace)
     }
 }
 
