@@ -7,6 +7,7 @@
 //! agree before anything is timed.
 
 pub mod alloc;
+pub mod asm;
 pub mod codegen;
 pub mod decider;
 pub mod dyn_tree;

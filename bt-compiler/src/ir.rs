@@ -69,6 +69,11 @@ pub enum Shape {
     None,
     /// `Option<Leaf::Memory>`: a stateful leaf's memory while it runs.
     Leaf,
+    /// `Leaf::Memory`: the memory of a stateful leaf whose parent's enum
+    /// has a variant for it that exists only while the leaf runs (a child
+    /// of a sequence or select, plain or reactive), so no `Option` of its
+    /// own.
+    Memory,
     /// The embedded tree's active part.
     Subtree,
     /// Exactly its only child's state: the node maps statuses, or keeps

@@ -349,6 +349,23 @@ fn analyse(nodes: &mut [Node], times: bool) {
         nodes[id].shape = shape(&nodes[id], only_child_state, times);
         nodes[id].keep = keep(&nodes[id]);
     }
+    // A stateful leaf under a sequence or select lives in its parent's
+    // variant, which says by itself that the leaf runs.
+    for id in 0..nodes.len() {
+        let in_variant = nodes[id].parent.is_some_and(|p| {
+            matches!(
+                nodes[p].kind,
+                Kind::Sequence
+                    | Kind::SequenceWithMemory
+                    | Kind::Select
+                    | Kind::ReactiveSequence
+                    | Kind::ReactiveSelect
+            )
+        });
+        if in_variant && nodes[id].shape == Shape::Leaf {
+            nodes[id].shape = Shape::Memory;
+        }
+    }
 }
 
 /// The state layout of `node`, whose `has_state` is known.

@@ -9,7 +9,7 @@ use rand_core::Rng;
 
 pub use crate::meta::Embed;
 #[cfg(feature = "serde")]
-pub use crate::save::{deserialize_tree, serialize_tree, slot, time};
+pub use crate::save::{deserialize_tree, memory, serialize_tree, slot, time};
 #[cfg(feature = "serde")]
 pub use serde;
 

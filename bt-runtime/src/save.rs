@@ -114,7 +114,7 @@ impl core::error::Error for LayoutMismatch {}
 pub use with_serde::Checked;
 #[cfg(feature = "serde")]
 #[doc(hidden)]
-pub use with_serde::{Time, deserialize_tree, serialize_tree, slot, time};
+pub use with_serde::{Time, deserialize_tree, memory, serialize_tree, slot, time};
 
 #[cfg(feature = "serde")]
 mod with_serde {
@@ -179,6 +179,28 @@ mod with_serde {
                 }
             }
             deserializer.deserialize_seq(SlotVisitor(PhantomData))
+        }
+    }
+
+    /// A running leaf's memory held by its parent's variant: saved as it
+    /// is. (A module rather than the derive's default, so that a memory
+    /// type that cannot be saved is reported on the leaf.)
+    pub mod memory {
+        use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+        /// Saves a running leaf's memory.
+        pub fn serialize<M: Serialize, S: Serializer>(
+            memory: &M,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            memory.serialize(serializer)
+        }
+
+        /// Loads a running leaf's memory.
+        pub fn deserialize<'de, M: Deserialize<'de>, D: Deserializer<'de>>(
+            deserializer: D,
+        ) -> Result<M, D::Error> {
+            M::deserialize(deserializer)
         }
     }
 

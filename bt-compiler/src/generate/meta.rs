@@ -119,6 +119,8 @@ impl Gen<'_> {
         let node = self.tree.node(id);
         match &node.shape {
             Shape::None => quote!(false),
+            // Its parent's variant exists only while it runs.
+            Shape::Memory => quote!(true),
             Shape::Leaf | Shape::Wait => quote!(::core::option::Option::is_some(#place)),
             Shape::Subtree => {
                 let Kind::Subtree { path, .. } = &node.kind else {
@@ -250,9 +252,12 @@ impl Gen<'_> {
             (_, None) => return report,
         };
         let below = match &node.shape {
-            Shape::Child | Shape::None | Shape::Leaf | Shape::Wait | Shape::Arrived => {
-                TokenStream::new()
-            }
+            Shape::Child
+            | Shape::None
+            | Shape::Leaf
+            | Shape::Memory
+            | Shape::Wait
+            | Shape::Arrived => TokenStream::new(),
             Shape::Subtree => {
                 let Kind::Subtree { path, .. } = &node.kind else {
                     unreachable!("only subtrees embed a tree")

@@ -396,6 +396,11 @@ impl Gen<'_> {
                 let span = syn::spanned::Spanned::span(path);
                 quote::quote_spanned!(span=> ::core::option::Option<#leaf::Memory>)
             }
+            (Shape::Memory, Kind::Leaf { path, .. }) => {
+                let leaf = self.leaf_trait(path);
+                let span = syn::spanned::Spanned::span(path);
+                quote::quote_spanned!(span=> #leaf::Memory)
+            }
             (Shape::Subtree, Kind::Subtree { path, .. }) => {
                 quote!(<#path as ::__bt::__private::Embed>::Active)
             }

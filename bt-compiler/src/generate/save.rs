@@ -72,11 +72,12 @@ impl Gen<'_> {
 
     /// The attribute of a field holding node `id`'s state: a running leaf's
     /// memory is saved as a sequence of none or one (`Option<()>` is
-    /// ambiguous in JSON).
+    /// ambiguous in JSON); in its parent's variant, as it is.
     pub(super) fn saved_state(&self, id: usize) -> TokenStream {
         let node = self.tree.node(id);
-        let path = match (&node.shape, &node.kind) {
-            (Shape::Leaf, Kind::Leaf { path, .. }) => path,
+        let (path, module) = match (&node.shape, &node.kind) {
+            (Shape::Leaf, Kind::Leaf { path, .. }) => (path, "slot"),
+            (Shape::Memory, Kind::Leaf { path, .. }) => (path, "memory"),
             (Shape::Child, _) => return self.saved_state(node.children[0]),
             _ => return TokenStream::new(),
         };
@@ -85,7 +86,7 @@ impl Gen<'_> {
         }
         // On the leaf's path: a memory type that cannot be saved is
         // reported there.
-        let mut with = Literal::string(&self.runtime_path("slot"));
+        let mut with = Literal::string(&self.runtime_path(module));
         with.set_span(path.span());
         quote!(#[serde(with = #with)])
     }

@@ -46,6 +46,15 @@ impl Gen<'_> {
                     }
                 }
             }
+            Shape::Memory => {
+                // The parent resets its variant after this.
+                let Kind::Leaf { path, .. } = &node.kind else {
+                    unreachable!("only leaves have leaf memory")
+                };
+                let leaf = self.leaf_trait(path);
+                let agent = self.agent_arg();
+                quote!(#leaf::halt(#place, #agent);)
+            }
             Shape::Subtree => {
                 let Kind::Subtree { path, args, paren } = &node.kind else {
                     unreachable!("only subtrees embed a tree")

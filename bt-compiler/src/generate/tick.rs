@@ -7,7 +7,7 @@
 //! go on, return (`break 'n<id> ..`) or remember the child.
 
 use super::{Gen, names, status};
-use crate::ir::{Keep, Kind};
+use crate::ir::{Keep, Kind, Shape};
 use proc_macro2::{Literal, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
@@ -266,14 +266,14 @@ impl Gen<'_> {
             let variant = self.variant(id);
             let keep = if reactive {
                 let temp = names::temp();
-                quote!(#temp = ::core::option::Option::Some(::core::option::Option::Some(#memory));)
+                quote!(#temp = ::core::option::Option::Some(#memory);)
             } else {
-                quote!(*#place = #ty::#variant(::core::option::Option::Some(#memory));)
+                quote!(*#place = #ty::#variant(#memory);)
             };
             return quote! {{
                 let #params = #literal;
                 match #place {
-                    #ty::#variant(::core::option::Option::Some(#memory)) => {
+                    #ty::#variant(#memory) => {
                         let #r = #leaf::tick(&#params, #memory, #agent);
                         if #r.is_done() {
                             *#place = #ty::Idle;
@@ -319,15 +319,15 @@ impl Gen<'_> {
     /// generates, and is entered by [`leaf`](Self::leaf) itself.
     fn leaf_in_variant(&self, id: usize) -> Option<(usize, bool)> {
         let node = self.tree.node(id);
-        if !matches!(node.kind, Kind::Leaf { .. }) || !node.has_state {
+        if node.shape != Shape::Memory {
             return None;
         }
         let parent = node.parent?;
-        match self.tree.node(parent).kind {
-            Kind::Sequence | Kind::SequenceWithMemory | Kind::Select => Some((parent, false)),
-            Kind::ReactiveSequence | Kind::ReactiveSelect => Some((parent, true)),
-            _ => None,
-        }
+        let reactive = matches!(
+            self.tree.node(parent).kind,
+            Kind::ReactiveSequence | Kind::ReactiveSelect
+        );
+        Some((parent, reactive))
     }
 
     /// `sequence`, `select` and their reactive forms. Children run in order
