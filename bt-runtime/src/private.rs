@@ -136,6 +136,15 @@ pub fn trace_is_quiet<C: Context>(cx: &C) -> bool {
     }
 }
 
+/// Whether this context has a trace hook at all (`false`, a constant, for
+/// [`NoTrace`](crate::NoTrace)). Generated code ticks an agent whose hook
+/// wants something through an out-of-line copy of the tick, so that the
+/// quiet and untraced paths do not pay for the traced one's frame.
+#[inline(always)]
+pub fn trace_enabled<C: Context>(_: &C) -> bool {
+    <C::Trace as Trace>::ENABLED
+}
+
 /// Builds and sends one event. Used by generated code after checking
 /// [`trace_level`] (read once per tick): out of line and cold, so a trace
 /// point that does not fire costs a compare of a local.

@@ -120,10 +120,50 @@ fn generate_tree(tree: &Tree) -> TokenStream {
         let #active: &mut #active_ty = self.active;
         let #keep_local: &mut #keep_ty = self.keep;
     };
-    let (quiet_try, quiet_tick) = (g.quiet_entry("try_tick"), g.quiet_entry("tick"));
     // With a `redecides` bound the body returns a `Result`; without, it
     // returns the status, and `try_tick` never fails.
+    let entry = |method: &str, ret: TokenStream| -> TokenStream {
+        let ident = Ident::new(method, Span::call_site());
+        let Some(quiet) = g.quiet_entry(method) else {
+            return quote! {
+                #[inline]
+                #lints
+                #vis fn #ident(self, #params) -> #ret {
+                    #unpack
+                    #tick_body
+                }
+            };
+        };
+        let (traced, body) = (names::traced_tick(), names::tick_body());
+        quote! {
+            #[inline]
+            #vis fn #ident(self, #params) -> #ret {
+                #quiet
+                self.#body(#args)
+            }
+
+            /// The tick of an agent whose trace hook wants events: out of
+            /// line, so that the quiet path does not set up its frame.
+            #[doc(hidden)]
+            #[inline(never)]
+            fn #traced(self, #params) -> #ret {
+                self.#body(#args)
+            }
+
+            #[doc(hidden)]
+            #[inline(always)]
+            #lints
+            fn #body(self, #params) -> #ret {
+                #unpack
+                #tick_body
+            }
+        }
+    };
     let parts_impl = if g.has_redecide_bound() {
+        let try_tick = entry(
+            "try_tick",
+            quote!(::core::result::Result<::__bt::Status, ::__bt::TickError>),
+        );
         quote! {
             impl #parts<'_> {
                 /// One tick; see the tree's own `tick`.
@@ -136,26 +176,15 @@ fn generate_tree(tree: &Tree) -> TokenStream {
                 }
 
                 /// One tick; see the tree's own `try_tick`.
-                #[inline]
-                #lints
-                #vis fn try_tick(self, #params) -> ::core::result::Result<::__bt::Status, ::__bt::TickError> {
-                    #quiet_try
-                    #unpack
-                    #tick_body
-                }
+                #try_tick
             }
         }
     } else {
+        let tick = entry("tick", quote!(::__bt::Status));
         quote! {
             impl #parts<'_> {
                 /// One tick; see the tree's own `tick`.
-                #[inline]
-                #lints
-                #vis fn tick(self, #params) -> ::__bt::Status {
-                    #quiet_tick
-                    #unpack
-                    #tick_body
-                }
+                #tick
 
                 /// One tick; this tree has no `redecides` bound, so it never
                 /// fails.
@@ -485,7 +514,9 @@ impl Gen<'_> {
     /// value, `&` or `&mut`): an agent its trace hook wants nothing of is
     /// ticked again through `method` with [`Ctx::quiet`], the code compiled
     /// for `NoTrace`, so a quiet tracer costs one check per tick instead of
-    /// a check at every trace point.
+    /// a check at every trace point; an agent it wants events of is ticked
+    /// through an out-of-line copy (`__traced_tick`), whose frame the quiet
+    /// path then does not pay for.
     fn quiet_entry(&self, method: &str) -> Option<TokenStream> {
         use syn::{GenericArgument, PathArguments, Type};
         let param = crate::check::context_param(&self.tree.params)?;
@@ -520,10 +551,15 @@ impl Gen<'_> {
             }
         });
         let method = Ident::new(method, Span::call_site());
+        let traced = names::traced_tick();
+        let all = self.tree.params.iter().map(|p| &p.name);
         Some(quote! {
             if ::__bt::__private::trace_is_quiet(&#cx) {
                 let #binding = (#cx).quiet();
                 return self.#method(#(#args),*);
+            }
+            if ::__bt::__private::trace_enabled(&#cx) {
+                return self.#traced(#(#all),*);
             }
         })
     }

@@ -108,6 +108,10 @@ locals! {
     entered = "__entered";
     /// The tick context without its trace hook.
     quiet = "__quiet";
+    /// The out-of-line tick of an agent its trace hook wants events of.
+    traced_tick = "__traced_tick";
+    /// The tick's body, inlined into both the untraced and traced ticks.
+    tick_body = "__tick_body";
     /// A rendezvous group's generation.
     generation = "__g";
     /// The position a wide composite resumes at.
