@@ -826,6 +826,92 @@
 //! slice on rayon's thread pool; every limit holds, and which agent gets a
 //! permit then depends on thread timing.
 //!
+//! # Deferred requests
+//!
+//! An action that works on a large structure (a path grid, an animation
+//! graph, a physics world) costs a cache miss per agent when each agent's
+//! tick calls it. A `request` node asks instead: its tick pushes a small
+//! value into a request stream and returns `Running`; afterwards, one
+//! system handles every request of the frame in a batch (sorted,
+//! partitioned, in parallel) and answers each through the agent's tree
+//! state; the node's next tick returns the answer.
+//!
+//! | node | semantics |
+//! |---|---|
+//! | `request(stream, <value>)` | first tick: pushes `Start(ticket, value)` into `stream` (a parameter of the tree, usually `&mut bt::request::Requests<R>`; `value` must be an `R`) and returns `Running`. Later ticks: `Running` until `answer(ticket, outcome)` was called on the agent's state, then the outcome (`Success` or `Failure`). Halted while in flight (by a reactive node, a decider, `timeout`, `reset`): pushes `Cancel(ticket)`. Needs the tick context, whose `agent` the ticket names. |
+//!
+//! The life of one request (see [`request`] for the guarantees: every
+//! `Start` ends in exactly one read answer or one `Cancel`; stale answers
+//! are refused; `MAX_REQUESTS_PER_TICK` bounds a tick's requests; a full
+//! stream loses nothing):
+//!
+//! ```text
+//!  tick        tree                       stream                  system
+//!  ─────────────────────────────────────────────────────────────────────────────
+//!   1    request node: idle ──push──▶ Start(agent 3, slot 0, gen 41, value)
+//!        returns Running                       │ drain, sort, batch ──▶ works
+//!   2    in flight: Running                    │                         │
+//!        ◀──────────── state.answer(ticket, Outcome::Success) ───────────┘
+//!   3    reads the answer: Success
+//!
+//!   or, halted while in flight: ──push──▶ Cancel(agent 3, slot 0, gen 41) ──▶ stops
+//!   (an answer to gen 41 arriving after that is never read; one to an
+//!    older generation is refused with Stale)
+//! ```
+//!
+//! ```
+//! use bt::prelude::*;
+//! use bt::Ctx;
+//! use bt::request::{Message, Outcome, Requests};
+//!
+//! /// What a walker asks the pathfinding system for.
+//! struct FindPath { to: i32 }
+//!
+//! struct Walker { goal: i32, walked: bool }
+//!
+//! behavior_tree! {
+//!     tree Walk(me: &mut Walker, paths: &mut Requests<FindPath>, cx: &Ctx) {
+//!         sequence {
+//!             request(paths, FindPath { to: me.goal }),
+//!             action { me.walked = true; Status::Success },
+//!         }
+//!     }
+//! }
+//!
+//! let mut walkers: Vec<Walker> = (0..4).map(|i| Walker { goal: i - 1, walked: false }).collect();
+//! let mut states = vec![Walk::default(); 4];
+//! // Room for one frame's requests (and cancellations) of 4 agents.
+//! let mut paths = Requests::for_agents::<Walk>(4);
+//!
+//! fn frame(walkers: &mut [Walker], states: &mut [Walk], paths: &mut Requests<FindPath>) {
+//!     for (i, (me, state)) in walkers.iter_mut().zip(&mut *states).enumerate() {
+//!         state.tick(me, paths, &Ctx::new(0.0, 0.1).agent(i as u64));
+//!     }
+//!     // The pathfinding system: every request of the frame in one batch.
+//!     let answers: Vec<_> = paths
+//!         .drain()
+//!         .filter_map(|m| match m {
+//!             Message::Start(ticket, FindPath { to }) => {
+//!                 Some((ticket, if to >= 0 { Outcome::Success } else { Outcome::Failure }))
+//!             }
+//!             Message::Cancel(_) => None,
+//!         })
+//!         .collect();
+//!     assert!(bt::request::deliver(states, answers).is_empty());
+//! }
+//! frame(&mut walkers, &mut states, &mut paths); // requests go out, answers come back
+//! frame(&mut walkers, &mut states, &mut paths); // the nodes read them
+//! let walked: Vec<bool> = walkers.iter().map(|w| w.walked).collect();
+//! assert_eq!(walked, [false, true, true, true]); // no path to -1
+//! assert_eq!(Walk::MAX_REQUESTS_PER_TICK, 1);
+//! ```
+//!
+//! With the `rayon` feature, `bt::request::deliver_parallel` answers a batch
+//! on rayon's thread pool without locks (each thread answers the agents of
+//! its own chunk). A tree with `request` nodes cannot be embedded in
+//! another tree (its tickets would name slots the embedding tree's `answer`
+//! does not know): write the requests in the embedding tree.
+//!
 //! # BehaviorTree.CPP's catalog
 //!
 //! Every node of BehaviorTree.CPP 4.10's common catalog has a spelling
@@ -987,6 +1073,7 @@
 //! `every` clauses, `random`/`shuffle` without an RNG; time nodes, `every`
 //! and flag clauses in a tree without a tick context; shared nodes in a
 //! tree without its shared binding, `sync` outside a rendezvous, a
+//! `request` whose stream is not a parameter or whose tree has no context, a
 //! rendezvous without its role binding; a `when let` whose pattern always
 //! matches; a label or tree that takes a name the macro generates (`'n3`
 //! beside an unlabeled shared node 3, a tree `SquadShared` beside a tree
@@ -1029,6 +1116,10 @@
 //! | a shared node without the shared binding | `gate` keeps its state in the tree's shared state | `shared_node_without_shared_state` |
 //! | a name the macro generates, taken | label `'n1` is the name `SquadShared` gives the unlabeled `gate` node 1 / tree `SquadShared` has the name of the shared state | `shared_field_name_taken`, `shared_state_name_taken` |
 //! | `sync` outside a rendezvous | `sync` waits for the other members of a rendezvous | `sync_outside_rendezvous` |
+//! | a `request` whose stream is not a parameter | the stream of a `request` must be a parameter of tree `T` (one of `me`, `cx`) | `request_stream_not_a_parameter` |
+//! | a `request` without a tick context | `request` names its agent from the tick context, but tree `T` has no context parameter | `request_without_context` |
+//! | a `request` value of the wrong type | rustc: mismatched types, on your value | `request_of_the_wrong_type` |
+//! | a tree with `request` nodes embedded in another | a tree with `request` nodes cannot be embedded in another tree, on the call | `embedded_tree_with_requests` |
 //! | a stateful leaf with a `&` agent | stateful leaf `Wait` receives the tree's first parameter as its agent, so it must be declared `&mut Agent` | `leaf_without_mutable_agent` |
 //! | a condition, guard or precondition that is not `bool` | rustc: expected `bool`, on your expression | `cond_not_bool`, `guard_not_bool`, `precondition_not_bool` |
 //! | an action that is not a `Status`, a score that is not a number, flags of the wrong type | rustc: mismatched types, on your expression | `action_wrong_type`, `scored_guard_not_a_number`, `flag_precondition_not_flags` |

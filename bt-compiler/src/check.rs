@@ -49,6 +49,7 @@ pub fn check(input: &Input, errors: &mut Errors) {
             shared_needs_a_binding(tree, node, errors);
             leaf_has_mutable_agent(tree, node, errors);
             time_needs_a_context(tree, node, errors);
+            request_stream_is_a_parameter(tree, node, errors);
             guard_is_valid(node, errors);
             if let NodeKind::Keyword { .. } = node.kind {
                 children_match_the_kind(node, errors);
@@ -210,7 +211,12 @@ fn time_needs_a_context(tree: &TreeDef, node: &Node, errors: &mut Errors) {
     if let NodeKind::Keyword { kind, ident, .. } = &node.kind
         && kind.info().needs_context
     {
-        needs.push((ident.span(), format!("`{}` reads the time", kind.keyword())));
+        let what = if *kind == Kind::Request {
+            "names its agent"
+        } else {
+            "reads the time"
+        };
+        needs.push((ident.span(), format!("`{}` {what}", kind.keyword())));
     }
     for (span, what) in needs {
         errors.push(syn::Error::new(
@@ -223,6 +229,49 @@ fn time_needs_a_context(tree: &TreeDef, node: &Node, errors: &mut Errors) {
             ),
         ));
     }
+}
+
+/// `request(stream, ..)`: the stream is one of the tree's parameters, so
+/// that halting (which has the tree's parameters, not the tick's locals)
+/// can push the cancellation.
+fn request_stream_is_a_parameter(tree: &TreeDef, node: &Node, errors: &mut Errors) {
+    let NodeKind::Keyword {
+        kind: Kind::Request,
+        values,
+        ..
+    } = &node.kind
+    else {
+        return;
+    };
+    let Some(stream) = values.expr("stream") else {
+        return;
+    };
+    let named = match stream {
+        syn::Expr::Path(p) if p.qself.is_none() => p.path.get_ident(),
+        _ => None,
+    };
+    if named.is_some_and(|name| tree.params.iter().any(|p| p.name == *name)) {
+        return;
+    }
+    let params: Vec<String> = tree
+        .params
+        .iter()
+        .map(|p| format!("`{}`", p.name))
+        .collect();
+    errors.push(syn::Error::new_spanned(
+        stream,
+        format!(
+            "the stream of a `request` must be a parameter of tree `{}` (one of {}), e.g. \
+             `paths: &mut bt::request::Requests<FindPath>` in the header and \
+             `request(paths, FindPath {{ .. }})`",
+            tree.name,
+            if params.is_empty() {
+                "none yet".to_string()
+            } else {
+                params.join(", ")
+            }
+        ),
+    ));
 }
 
 /// Guard clauses: at most one `when let`, with its type and a pattern that

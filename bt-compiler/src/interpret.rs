@@ -459,6 +459,16 @@ fn convert(node: &ir::Node, trees: &[String], problems: &mut Vec<Diagnostic>) ->
         ir::Kind::Leaf { literal, .. } => Op::Leaf {
             literal: text(literal),
         },
+        ir::Kind::Request { .. } => {
+            problems.push(Diagnostic {
+                message: "the interpreter does not run `request` nodes: their answers come from \
+                          systems outside the tree"
+                    .to_string(),
+                line: node.line as usize,
+                column: node.column as usize,
+            });
+            Op::Constant(Status::Running)
+        }
         ir::Kind::Subtree { path, args, .. } => {
             let name = path
                 .segments

@@ -83,6 +83,8 @@ pub enum Shape {
     Wait,
     /// `bool`: a `sync` counted this member's arrival.
     Arrived,
+    /// `Option<u32>`: the generation of a `request` in flight.
+    Ticket,
     /// `enum { Idle, N<c>(child state), .. }`: which child runs.
     OneOf,
     /// `enum { Idle, N<c>(state, value, since), .. }`: a decider group's
@@ -148,6 +150,9 @@ pub enum Keep {
     Every,
     /// `f64`: when an `every` node may start its child again.
     Period,
+    /// `bt::request::Slot`: a `request` node's latest generation and its
+    /// answer.
+    Answer,
 }
 
 // A handful per tree, built once per expansion: size does not matter.
@@ -232,6 +237,13 @@ pub enum Kind {
     Rendezvous { n: u32, role: Ident },
     /// `sync`, inside the rendezvous node `rendezvous`.
     Sync { rendezvous: usize },
+    /// e.g. `request(paths, FindPath { to })`; `slot` is its position among
+    /// the tree's request nodes.
+    Request {
+        stream: Ident,
+        request: Expr,
+        slot: u32,
+    },
     /// e.g. `monitor(me.heard_noise())`; `index` among the tree's monitors.
     Monitor { expr: Expr, index: usize },
     /// e.g. `switch(me.weapon) { Weapon::Rifle => Rifle(me), .. }`

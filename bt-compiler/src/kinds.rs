@@ -105,6 +105,14 @@ const NONE: Params = Params {
     at_least_one: false,
     usage: "",
 };
+const REQUEST: Params = Params {
+    list: &[
+        positional("stream", ArgType::Expr),
+        positional("request", ArgType::Expr),
+    ],
+    at_least_one: false,
+    usage: "(stream, request)",
+};
 const SECONDS: Params = Params {
     list: &[positional("seconds", ArgType::Seconds)],
     at_least_one: false,
@@ -366,6 +374,8 @@ node_kinds! {
         "Waits until `members` agents joined, then runs the child with each one's role.";
     Sync = "sync", Keyword, None, NONE, [], Model(Action),
         "Inside a rendezvous: waits for every member to arrive.";
+    Request = "request", Keyword, None, REQUEST, [context], Model(Action),
+        "Pushes the request into the stream, then Running until its answer arrives; halting it pushes a cancellation.";
     Monitor = "monitor", Keyword, None, EXPR, [], Model(Condition),
         "Like `cond`; when false it is armed, and restarts the tree once it turns true.";
     Switch = "switch", Keyword, Arms, EXPR, [], Model(Control),

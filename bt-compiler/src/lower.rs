@@ -75,6 +75,10 @@ fn push(
                 .iter()
                 .filter(|n| matches!(n.kind, Kind::Monitor { .. }))
                 .count();
+            let requests = nodes
+                .iter()
+                .filter(|n| matches!(n.kind, Kind::Request { .. }))
+                .count();
             let skip = parent.and_then(|p| check::passes_over(nodes[p].row));
             let at = Place {
                 children: children.len(),
@@ -88,6 +92,7 @@ fn push(
                 binding: binding.as_ref(),
                 rendezvous,
                 monitors,
+                requests,
             };
             (keyword_kind(*kind, values, at)?, detail)
         }
@@ -154,6 +159,8 @@ struct Place<'a> {
     rendezvous: Option<usize>,
     /// Monitors before this node in the tree.
     monitors: usize,
+    /// Request nodes before this node in the tree.
+    requests: usize,
 }
 
 /// The IR kind of a keyword node, from its typed arguments. `None` when a
@@ -254,6 +261,14 @@ fn keyword_kind(kind: kinds::Kind, values: &Values, at: Place) -> Option<Kind> {
             index: at.monitors,
         },
         K::Switch => Kind::Switch(values.expr("expression")?.clone()),
+        K::Request => Kind::Request {
+            stream: match values.expr("stream")? {
+                syn::Expr::Path(p) => p.path.get_ident()?.clone(),
+                _ => return None,
+            },
+            request: values.expr("request")?.clone(),
+            slot: u32::try_from(at.requests).ok()?,
+        },
         K::Success => Kind::Constant(Constant::Success),
         K::Failure => Kind::Constant(Constant::Failure),
         K::Running => Kind::Constant(Constant::Running),
@@ -338,9 +353,11 @@ fn analyse(nodes: &mut [Node], times: bool) {
             // Returns Running between runs, and remembers whether its
             // child is in the middle of one.
             Kind::Repeat(None) | Kind::Retry(None) => (true, true),
-            Kind::Wait(_) | Kind::Delay(_) | Kind::Rendezvous { .. } | Kind::Sync { .. } => {
-                (true, true)
-            }
+            Kind::Wait(_)
+            | Kind::Delay(_)
+            | Kind::Rendezvous { .. }
+            | Kind::Sync { .. }
+            | Kind::Request { .. } => (true, true),
             Kind::Monitor { .. } => (false, false),
             _ => (any_child_runs, any_child_runs),
         };
@@ -388,6 +405,7 @@ fn shape(node: &Node, child_state: bool, times: bool) -> Shape {
         Kind::Leaf { .. } => Shape::Leaf,
         Kind::Subtree { .. } => Shape::Subtree,
         Kind::Wait(_) => Shape::Wait,
+        Kind::Request { .. } => Shape::Ticket,
         Kind::Sync { .. } => Shape::Arrived,
         // Within a tick these use their record as scratch space.
         Kind::Parallel { .. } | Kind::ParallelAll { .. } => {
@@ -444,6 +462,7 @@ fn keep(node: &Node) -> Vec<Keep> {
             ..
         } => Some(Keep::Used),
         Kind::Subtree { .. } => Some(Keep::Subtree),
+        Kind::Request { .. } => Some(Keep::Answer),
         _ => None,
     };
     let every = node

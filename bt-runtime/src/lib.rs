@@ -41,6 +41,7 @@ pub mod parallel;
 pub mod record;
 #[cfg(feature = "std")]
 pub mod replay;
+pub mod request;
 pub mod save;
 pub mod shared;
 mod status;

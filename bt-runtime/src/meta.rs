@@ -99,6 +99,8 @@ node_kinds! {
     Rendezvous = "rendezvous";
     /// `sync`
     Sync = "sync";
+    /// `request(stream, <request>)`, see [`request`](crate::request).
+    Request = "request";
     /// `monitor(<bool>)`
     Monitor = "monitor";
     /// `switch(<expr>) { PATTERN => .., .. }`
@@ -218,6 +220,11 @@ pub trait BehaviorTree: Default + Clone + core::fmt::Debug {
     /// labels, counts, leaf types, embedded trees) and what does not
     /// (expressions).
     const LAYOUT_HASH: u64;
+    /// The most requests (`Start` messages, see [`request`](crate::request))
+    /// one agent pushes in one tick: 1 per `request` node, the maximum over
+    /// children that run one after another, the sum over `parallel`
+    /// children. 0 for a tree without `request` nodes.
+    const MAX_REQUESTS_PER_TICK: usize = 0;
 
     /// `true` while the agent is inside the tree: some node holds a place to
     /// resume from on the next tick.

@@ -145,6 +145,32 @@ pub fn trace_enabled<C: Context>(_: &C) -> bool {
     <C::Trace as Trace>::ENABLED
 }
 
+/// A `request` node's first tick: pushes `Start` for `cx`'s agent.
+#[inline(always)]
+pub fn request_start<S: crate::request::RequestStream + ?Sized, C: Context>(
+    stream: &mut S,
+    cx: &C,
+    slot: u32,
+    request: S::Request,
+) -> Option<u32> {
+    stream.start(cx.agent(), slot, request)
+}
+
+/// A `request` node in flight is halted: pushes `Cancel` for `cx`'s agent.
+#[inline]
+pub fn request_cancel<S: crate::request::RequestStream + ?Sized, C: Context>(
+    stream: &mut S,
+    cx: &C,
+    slot: u32,
+    generation: u32,
+) {
+    stream.cancel(crate::request::Ticket {
+        agent: cx.agent(),
+        slot,
+        generation,
+    });
+}
+
 /// Builds and sends one event. Used by generated code after checking
 /// [`trace_level`] (read once per tick): out of line and cold, so a trace
 /// point that does not fire costs a compare of a local.

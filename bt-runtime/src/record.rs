@@ -308,6 +308,7 @@ fn rule(kind: NodeKind) -> Rule {
         // Leaves have no children to return to idle.
         NodeKind::Wait
         | NodeKind::Sync
+        | NodeKind::Request
         | NodeKind::Monitor
         | NodeKind::Cond
         | NodeKind::Action

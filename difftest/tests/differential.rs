@@ -22,7 +22,10 @@ fn the_generated_trees_use_every_node_kind() {
         .iter()
         .flat_map(|t| t.nodes.iter().map(|n| n.kind))
         .collect();
-    for row in KINDS {
+    // `request` waits for answers from systems outside the tree, which the
+    // interpreter does not model; tests/requests.rs checks it (exact
+    // message streams, and the exactly-once rule under random preemption).
+    for row in KINDS.iter().filter(|row| row.keyword != "request") {
         assert!(
             used.contains(&row.kind),
             "no generated tree uses `{}`",

@@ -46,6 +46,7 @@ impl Gen<'_> {
         });
         let views = self.view_consts();
         let layout = self.layout_hash();
+        let max_requests = self.max_requests_const();
         let root = self.tree.node(0);
         let active_local = names::active();
         let (is_active, visit) = if root.has_state {
@@ -68,6 +69,7 @@ impl Gen<'_> {
                 const NODES: &'static [::__bt::NodeInfo] = &[#(#nodes),*];
                 #views
                 const LAYOUT_HASH: u64 = #layout;
+                #max_requests
 
                 #[inline]
                 fn is_active(&self) -> bool {
@@ -121,7 +123,9 @@ impl Gen<'_> {
             Shape::None => quote!(false),
             // Its parent's variant exists only while it runs.
             Shape::Memory => quote!(true),
-            Shape::Leaf | Shape::Wait => quote!(::core::option::Option::is_some(#place)),
+            Shape::Leaf | Shape::Wait | Shape::Ticket => {
+                quote!(::core::option::Option::is_some(#place))
+            }
             Shape::Subtree => {
                 let Kind::Subtree { path, .. } = &node.kind else {
                     unreachable!("only subtrees embed a tree")
@@ -257,6 +261,7 @@ impl Gen<'_> {
             | Shape::Leaf
             | Shape::Memory
             | Shape::Wait
+            | Shape::Ticket
             | Shape::Arrived => TokenStream::new(),
             Shape::Subtree => {
                 let Kind::Subtree { path, .. } = &node.kind else {

@@ -13,6 +13,7 @@ mod latch;
 mod meta;
 mod names;
 mod outline;
+mod request;
 mod save;
 mod shared;
 mod state;
@@ -69,6 +70,8 @@ fn generate_tree(tree: &Tree) -> TokenStream {
     let shared_type = g.shared_type();
     let state_types = g.state_types();
     let meta = g.behavior_tree_impl();
+    let answer = g.answer_impl();
+    let embedded_requests = g.embedded_requests_check();
     let (active_ty, keep_ty, parts) = (g.active_ident(), g.keep_ty(), g.parts_ident());
     let active_doc = format!(" What `{name}` keeps while nodes run.");
     let serde = g.tree_serde();
@@ -279,6 +282,10 @@ fn generate_tree(tree: &Tree) -> TokenStream {
 
         #meta
 
+        #answer
+
+        #embedded_requests
+
         #state_types
     }
 }
@@ -434,6 +441,7 @@ impl Gen<'_> {
                 quote!(<#path as ::__bt::__private::Embed>::Active)
             }
             (Shape::Wait, _) => quote!(::core::option::Option<f64>),
+            (Shape::Ticket, _) => quote!(::core::option::Option<::core::primitive::u32>),
             (Shape::Arrived, _) => quote!(bool),
             (Shape::Child, _) => self.ty(node.children[0]),
             _ => {
@@ -637,6 +645,11 @@ impl Gen<'_> {
                         quote!(f64),
                         quote!(f64::NEG_INFINITY),
                         format!(" Time from which the guard of{what} may be checked again."),
+                    ),
+                    Keep::Answer => (
+                        quote!(::__bt::request::Slot),
+                        quote!(::core::default::Default::default()),
+                        format!(" The latest request of{what} and its answer."),
                     ),
                 };
                 fields.push((names::keep_field(node.id, slot), ty, init, doc));

@@ -212,6 +212,7 @@ pub fn keep_field(id: usize, slot: Keep) -> Ident {
         Keep::Used => "used",
         Keep::Every => "every",
         Keep::Period => "period",
+        Keep::Answer => "answer",
         Keep::Subtree => return field(id),
     };
     format_ident!("n{}_{}", id, purpose)

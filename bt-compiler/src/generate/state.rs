@@ -64,6 +64,21 @@ impl Gen<'_> {
             }
             Shape::Child => self.halt_place(node.children[0], place),
             Shape::Wait => quote!(*(#place) = ::core::option::Option::None;),
+            Shape::Ticket => {
+                let Kind::Request { stream, slot, .. } = &node.kind else {
+                    unreachable!("only requests hold a ticket")
+                };
+                let cx = self
+                    .tree
+                    .context
+                    .as_ref()
+                    .expect("checked: a request has a context");
+                quote! {
+                    if let ::core::option::Option::Some(__g) = ::core::option::Option::take(#place) {
+                        ::__bt::__private::request_cancel(&mut *#stream, &#cx, #slot, __g);
+                    }
+                }
+            }
             Shape::Arrived => quote!(*(#place) = false;),
             Shape::OneOf | Shape::Decider | Shape::Record(_) => {
                 let args = self.args();

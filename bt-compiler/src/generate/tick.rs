@@ -188,6 +188,11 @@ impl Gen<'_> {
             }
             Kind::Constant(c) => super::constant(*c),
             Kind::Leaf { path, literal } => self.leaf(id, path, literal),
+            Kind::Request {
+                stream,
+                request,
+                slot,
+            } => self.request(id, stream, request, *slot),
             Kind::Subtree { path, args, paren } => {
                 let place = self.place(id);
                 let (keep, field) = (names::keep(), names::keep_field(id, Keep::Subtree));
@@ -312,6 +317,50 @@ impl Gen<'_> {
                 }
             }
         }}
+    }
+
+    /// `request(stream, value)`: the first tick pushes the request and
+    /// remembers its generation (in the active state, and in the keep
+    /// slot `answer` writes); later ticks return the answer once it came.
+    /// If the stream is full nothing is remembered, and the next tick asks
+    /// again.
+    fn request(
+        &self,
+        id: usize,
+        stream: &syn::Ident,
+        request: &syn::Expr,
+        slot: u32,
+    ) -> TokenStream {
+        let place = self.place(id);
+        let keep = names::keep();
+        let field = names::keep_field(id, Keep::Answer);
+        let cx = self
+            .tree
+            .context
+            .as_ref()
+            .expect("checked: a request has a context");
+        let running = status("Running");
+        let start = quote_spanned! {request.span()=>
+            ::__bt::__private::request_start(&mut *#stream, &#cx, #slot, #request)
+        };
+        quote! {
+            match *#place {
+                ::core::option::Option::Some(__g) => match #keep.#field.outcome(__g) {
+                    ::core::option::Option::Some(__r) => {
+                        *#place = ::core::option::Option::None;
+                        __r
+                    }
+                    ::core::option::Option::None => #running,
+                },
+                ::core::option::Option::None => {
+                    if let ::core::option::Option::Some(__g) = #start {
+                        #keep.#field.sent(__g);
+                        *#place = ::core::option::Option::Some(__g);
+                    }
+                    #running
+                }
+            }
+        }
     }
 
     /// `Some((parent, reactive))` if stateful leaf `id` keeps its memory
