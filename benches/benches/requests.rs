@@ -52,7 +52,7 @@ impl World {
         let sum: u32 = (0..CELLS)
             .map(|k| u32::from(self.cells[base + k * 64]))
             .sum();
-        sum % 2 == 0
+        sum.is_multiple_of(2)
     }
 }
 
