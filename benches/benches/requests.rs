@@ -139,6 +139,9 @@ struct Bench {
     batch: Duration,
 }
 
+/// Agents per rayon task.
+const CHUNK: usize = 4096;
+
 impl Bench {
     fn new(world: World, agents: usize) -> Bench {
         Bench {
@@ -163,12 +166,75 @@ impl Bench {
         }
     }
 
-    fn deferred_frame(&mut self) {
+    /// The immediate form on rayon's pool (the world is only read).
+    fn immediate_frame_parallel(&mut self) {
+        let world = &self.world;
+        bt::parallel::for_each_parallel(&mut self.immediate, CHUNK, |_, (me, tree)| {
+            tree.tick(me, world);
+            me.advance();
+        });
+    }
+
+    /// The deferred form with the look system on rayon's pool: the ticks
+    /// push into one stream on this thread, the sort and the world reads
+    /// run in parallel, the delivery on this thread.
+    fn deferred_frame_parallel(&mut self) {
+        use rayon::prelude::*;
         let start = Instant::now();
+        self.tick_deferred();
+        let ticked = Instant::now();
+        let world = &self.world;
+        self.looks
+            .messages_mut()
+            .par_sort_unstable_by_key(|m| match m {
+                Message::Start(_, look) => look.at,
+                Message::Cancel(_) => 0,
+            });
+        self.answers
+            .par_extend(self.looks.messages().par_iter().filter_map(|m| match m {
+                Message::Start(ticket, look) => Some((*ticket, world.look(look.at))),
+                Message::Cancel(_) => None,
+            }));
+        self.looks.drain();
+        self.deliver();
+        self.traversal += ticked - start;
+        self.batch += ticked.elapsed();
+    }
+
+    /// The share of the deferred frames' time spent in the ticks since the
+    /// last call; starts counting afresh.
+    fn split(&mut self) -> f64 {
+        let total = (self.traversal + self.batch).as_secs_f64();
+        let share = if total > 0.0 {
+            self.traversal.as_secs_f64() / total
+        } else {
+            0.0
+        };
+        (self.traversal, self.batch) = (Duration::ZERO, Duration::ZERO);
+        share
+    }
+
+    fn tick_deferred(&mut self) {
         for (i, (me, tree)) in self.deferred.iter_mut().enumerate() {
             tree.tick(me, &mut self.looks, &Ctx::new(0.0, 0.1).agent(i as u64));
             me.advance();
         }
+    }
+
+    /// To each agent's state and data.
+    fn deliver(&mut self) {
+        for &(ticket, even) in &self.answers {
+            let (me, tree) = &mut self.deferred[ticket.agent as usize];
+            me.even_answer = even;
+            tree.answer(ticket, Outcome::Success)
+                .expect("every answer is for the request in flight");
+        }
+        self.answers.clear();
+    }
+
+    fn deferred_frame(&mut self) {
+        let start = Instant::now();
+        self.tick_deferred();
         let ticked = Instant::now();
         // The look system: by row, so that neighbouring looks share pages.
         self.looks.messages_mut().sort_unstable_by_key(|m| match m {
@@ -180,14 +246,7 @@ impl Bench {
                 self.answers.push((ticket, self.world.look(look.at)));
             }
         }
-        // To each agent's state and data.
-        for &(ticket, even) in &self.answers {
-            let (me, tree) = &mut self.deferred[ticket.agent as usize];
-            me.even_answer = even;
-            tree.answer(ticket, Outcome::Success)
-                .expect("every answer is for the request in flight");
-        }
-        self.answers.clear();
+        self.deliver();
         self.traversal += ticked - start;
         self.batch += ticked.elapsed();
     }
@@ -224,11 +283,18 @@ fn main() {
             .warm_up_time(Duration::from_secs(1))
             .measurement_time(Duration::from_secs(4));
         g.bench_function("immediate", |b| b.iter(|| bench.immediate_frame()));
-        (bench.traversal, bench.batch) = (Duration::ZERO, Duration::ZERO);
+        bench.split();
         g.bench_function("deferred", |b| b.iter(|| bench.deferred_frame()));
+        let one = bench.split();
+        g.bench_function("immediate-parallel", |b| {
+            b.iter(|| bench.immediate_frame_parallel())
+        });
+        g.bench_function("deferred-parallel", |b| {
+            b.iter(|| bench.deferred_frame_parallel())
+        });
+        let parallel = bench.split();
         g.finish();
-        let split = bench.traversal.as_secs_f64() / (bench.traversal + bench.batch).as_secs_f64();
-        rows.push((agents, split));
+        rows.push((agents, one, parallel));
         world = Some(bench.world);
     }
     c.final_summary();
@@ -239,7 +305,7 @@ fn main() {
     }
 }
 
-fn report(dir: &Path, rows: &[(usize, f64)]) -> String {
+fn report(dir: &Path, rows: &[(usize, f64, f64)]) -> String {
     let mut o = String::new();
     writeln!(o, "# Immediate actions against deferred requests\n").unwrap();
     writeln!(
@@ -261,23 +327,36 @@ fn report(dir: &Path, rows: &[(usize, f64)]) -> String {
     .unwrap();
     writeln!(
         o,
-        "| agents | immediate, ns per agent-tick | deferred | traversal | batch | deferred / immediate |"
+        "*Parallel*: the immediate ticks on rayon's pool (`bt::parallel::for_each_parallel`, the \
+         world is only read); the deferred ticks on one thread (they push into one stream), and the \
+         look system sorts and reads the world on rayon's pool, then delivers on one thread. \
+         Nanoseconds per agent-tick, the mean of each frame over the agents:\n"
     )
     .unwrap();
-    writeln!(o, "|---:|---:|---:|---:|---:|---:|").unwrap();
-    for &(agents, split) in rows {
+    writeln!(
+        o,
+        "| agents | threads | immediate | deferred | traversal | batch | deferred / immediate |"
+    )
+    .unwrap();
+    writeln!(o, "|---:|---|---:|---:|---:|---:|---:|").unwrap();
+    for &(agents, one, parallel) in rows {
         let group = format!("requests-{agents}");
         let per = |bench: &str| mean_ns(dir, &group, bench).map(|ns| ns / agents as f64);
-        match (per("immediate"), per("deferred")) {
-            (Some(i), Some(d)) => writeln!(
-                o,
-                "| {agents} | {i:.1} | {d:.1} | {:.1} | {:.1} | {:.2} |",
-                d * split,
-                d * (1.0 - split),
-                d / i
-            )
-            .unwrap(),
-            _ => writeln!(o, "| {agents} | n/a | n/a | n/a | n/a | n/a |").unwrap(),
+        for (threads, suffix, split) in [("1", "", one), ("2 (rayon)", "-parallel", parallel)] {
+            match (
+                per(&format!("immediate{suffix}")),
+                per(&format!("deferred{suffix}")),
+            ) {
+                (Some(i), Some(d)) => writeln!(
+                    o,
+                    "| {agents} | {threads} | {i:.1} | {d:.1} | {:.1} | {:.1} | {:.2} |",
+                    d * split,
+                    d * (1.0 - split),
+                    d / i
+                )
+                .unwrap(),
+                _ => writeln!(o, "| {agents} | {threads} | n/a | n/a | n/a | n/a | n/a |").unwrap(),
+            }
         }
     }
     o
