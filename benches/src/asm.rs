@@ -7,8 +7,9 @@
 //! ```
 //!
 //! The functions are named `probe_<tree>_<implementation>` (their symbols
-//! keep those names inside the mangling). `BENCHMARKS-assembly.md` reads
-//! them.
+//! keep those names inside the mangling); where a tick is not inlined into
+//! its probe, the probe is one jump to it (`__GuardParts::tick`,
+//! `GuardHand::tick`, ...).
 
 use bt::{Ctx, NoFlags, Status, TraceEvent, Tracer};
 
