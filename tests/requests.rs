@@ -501,3 +501,88 @@ fn deliver_parallel_answers_like_deliver_in_any_order() {
         assert_eq!(got, want, "agent {i}");
     }
 }
+
+behavior_tree! {
+    /// A saved tree with a request: its ticket survives a save and a load.
+    #[bt(serde)]
+    tree Saved(me: &mut Bot, anims: &mut Requests<Anim>, cx: &Ctx) {
+        sequence {
+            request(anims, Anim::Run),
+            action { me.log.push("ran"); Status::Success },
+        }
+    }
+}
+
+#[test]
+fn a_request_in_flight_survives_a_save_and_a_load() {
+    let mut anims = Requests::for_agents::<Saved>(1);
+    let (mut me, mut tree) = (Bot::default(), Saved::default());
+    assert_eq!(tree.tick(&mut me, &mut anims, &cx(4)), Status::Running);
+    let ticket = anims.drain().next().unwrap().ticket();
+
+    let json = serde_json::to_string(&tree).unwrap();
+    let mut loaded: Saved = serde_json::from_str(&json).unwrap();
+    assert!(loaded.is_active());
+    assert_eq!(loaded.answer(ticket, Outcome::Success), Ok(()));
+    assert_eq!(loaded.tick(&mut me, &mut anims, &cx(4)), Status::Success);
+    assert_eq!(me.log, ["ran"]);
+    assert!(anims.is_empty());
+
+    // Loaded before the answer came, the original still waits for it.
+    assert_eq!(tree.tick(&mut me, &mut anims, &cx(4)), Status::Running);
+}
+
+behavior_tree! {
+    /// Requests under a decider and under a timeout.
+    tree Decide(me: &mut Busy, s: &mut Requests<u32>, cx: &Ctx) {
+        prioritized {
+            'danger: when me.go => request(s, 1),
+            'idle: else => timeout(1.0) { request(s, 2) },
+        }
+    }
+}
+
+#[test]
+fn a_decider_switching_and_a_timeout_expiring_cancel_their_requests() {
+    let mut s = Requests::for_agents::<Decide>(1);
+    let mut me = Busy::default();
+    let mut tree = Decide::default();
+    let at = |now: f64| Ctx::new(now, 0.1).agent(5);
+
+    assert_eq!(tree.tick(&mut me, &mut s, &at(0.0)), Status::Running);
+    let idle = s.drain().next().unwrap().ticket();
+    assert_eq!(idle.slot, 1);
+
+    // The higher child's guard passes: the decider halts `idle` first.
+    me.go = true;
+    assert_eq!(tree.tick(&mut me, &mut s, &at(0.1)), Status::Running);
+    let danger = Ticket {
+        agent: 5,
+        slot: 0,
+        generation: 2,
+    };
+    assert_eq!(
+        s.drain().collect::<Vec<_>>(),
+        [Message::Cancel(idle), Message::Start(danger, 1)]
+    );
+
+    // The active child runs on when its guard no longer holds; once its
+    // answer came, the decider finishes.
+    me.go = false;
+    assert_eq!(tree.tick(&mut me, &mut s, &at(0.2)), Status::Running);
+    assert!(s.is_empty());
+    tree.answer(danger, Outcome::Success).unwrap();
+    assert_eq!(tree.tick(&mut me, &mut s, &at(0.3)), Status::Success);
+
+    // Idle next, whose request then runs out of time.
+    assert_eq!(tree.tick(&mut me, &mut s, &at(0.4)), Status::Running);
+    let again = Ticket {
+        agent: 5,
+        slot: 1,
+        generation: 3,
+    };
+    assert_eq!(s.drain().collect::<Vec<_>>(), [Message::Start(again, 2)]);
+    assert_eq!(tree.tick(&mut me, &mut s, &at(1.5)), Status::Failure);
+    assert_eq!(s.drain().collect::<Vec<_>>(), [Message::Cancel(again)]);
+    assert!(!tree.is_active());
+}
