@@ -292,7 +292,7 @@ impl Slot {
 }
 
 /// Implemented by the state type of every tree with `request` nodes: the
-/// generated `answer`, for [`deliver`] and [`deliver_parallel`].
+/// generated `answer`, for [`deliver`] and (with `rayon`) `deliver_parallel`.
 pub trait Answer {
     /// Hands the outcome of the request `ticket` names to this agent's tree
     /// state; its node returns it on its next tick. A ticket no node waits
