@@ -112,7 +112,7 @@ locals! {
     traced_tick = "__traced_tick";
     /// The tick's body, inlined into both the untraced and traced ticks.
     tick_body = "__tick_body";
-    /// A rendezvous group's generation.
+    /// A generation: a rendezvous group's, or a `request`'s in flight.
     generation = "__g";
     /// The position a wide composite resumes at.
     resume_at = "__resume";

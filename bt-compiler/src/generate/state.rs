@@ -73,9 +73,10 @@ impl Gen<'_> {
                     .context
                     .as_ref()
                     .expect("checked: a request has a context");
+                let g = names::generation();
                 quote! {
-                    if let ::core::option::Option::Some(__g) = ::core::option::Option::take(#place) {
-                        ::__bt::__private::request_cancel(&mut *#stream, &#cx, #slot, __g);
+                    if let ::core::option::Option::Some(#g) = ::core::option::Option::take(#place) {
+                        ::__bt::__private::request_cancel(&mut *#stream, &#cx, #slot, #g);
                     }
                 }
             }

@@ -339,23 +339,23 @@ impl Gen<'_> {
             .context
             .as_ref()
             .expect("checked: a request has a context");
-        let running = status("Running");
+        let (running, g, r) = (status("Running"), names::generation(), names::result());
         let start = quote_spanned! {request.span()=>
             ::__bt::__private::request_start(&mut *#stream, &#cx, #slot, #request)
         };
         quote! {
             match *#place {
-                ::core::option::Option::Some(__g) => match #keep.#field.outcome(__g) {
-                    ::core::option::Option::Some(__r) => {
+                ::core::option::Option::Some(#g) => match #keep.#field.outcome(#g) {
+                    ::core::option::Option::Some(#r) => {
                         *#place = ::core::option::Option::None;
-                        __r
+                        #r
                     }
                     ::core::option::Option::None => #running,
                 },
                 ::core::option::Option::None => {
-                    if let ::core::option::Option::Some(__g) = #start {
-                        #keep.#field.sent(__g);
-                        *#place = ::core::option::Option::Some(__g);
+                    if let ::core::option::Option::Some(#g) = #start {
+                        #keep.#field.sent(#g);
+                        *#place = ::core::option::Option::Some(#g);
                     }
                     #running
                 }
