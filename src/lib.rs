@@ -908,9 +908,10 @@
 //!
 //! With the `rayon` feature, `bt::request::deliver_parallel` answers a batch
 //! on rayon's thread pool without locks (each thread answers the agents of
-//! its own chunk). A tree with `request` nodes cannot be embedded in
-//! another tree (its tickets would name slots the embedding tree's `answer`
-//! does not know): write the requests in the embedding tree.
+//! its own chunk). Embedded trees may make requests too: the embedding
+//! tree's `answer` hands a ticket to the node whose slot holds it (a ticket
+//! names its stream and a generation unique in that stream), and its
+//! `MAX_REQUESTS_PER_TICK` counts theirs.
 //!
 //! # BehaviorTree.CPP's catalog
 //!
@@ -1119,7 +1120,6 @@
 //! | a `request` whose stream is not a parameter | the stream of a `request` must be a parameter of tree `T` (one of `me`, `cx`) | `request_stream_not_a_parameter` |
 //! | a `request` without a tick context | `request` names its agent from the tick context, but tree `T` has no context parameter | `request_without_context` |
 //! | a `request` value of the wrong type | rustc: mismatched types, on your value | `request_of_the_wrong_type` |
-//! | a tree with `request` nodes embedded in another | a tree with `request` nodes cannot be embedded in another tree, on the call | `embedded_tree_with_requests` |
 //! | a stateful leaf with a `&` agent | stateful leaf `Wait` receives the tree's first parameter as its agent, so it must be declared `&mut Agent` | `leaf_without_mutable_agent` |
 //! | a condition, guard or precondition that is not `bool` | rustc: expected `bool`, on your expression | `cond_not_bool`, `guard_not_bool`, `precondition_not_bool` |
 //! | an action that is not a `Status`, a score that is not a number, flags of the wrong type | rustc: mismatched types, on your expression | `action_wrong_type`, `scored_guard_not_a_number`, `flag_precondition_not_flags` |

@@ -68,6 +68,7 @@ fn a_request_is_pushed_once_and_its_answer_is_returned_on_the_next_tick() {
     let ticket = Ticket {
         agent: 3,
         slot: 0,
+        stream: anims.id(),
         generation: 1,
     };
     assert_eq!(sent, [Message::Start(ticket, Anim::Run)]);
@@ -121,6 +122,7 @@ fn preemption_cancels_the_request_in_flight_and_its_late_answer_is_never_read() 
     let wave = Ticket {
         agent: 1,
         slot: 1,
+        stream: anims.id(),
         generation: 2,
     };
     assert_eq!(
@@ -141,6 +143,7 @@ fn preemption_cancels_the_request_in_flight_and_its_late_answer_is_never_read() 
     let again = Ticket {
         agent: 1,
         slot: 0,
+        stream: anims.id(),
         generation: 3,
     };
     assert_eq!(
@@ -188,12 +191,14 @@ fn answers_for_unknown_slots_and_agents_are_refused() {
     let unknown = Ticket {
         agent: 0,
         slot: 9,
+        stream: 1,
         generation: 1,
     };
     assert_eq!(tree.answer(unknown, Outcome::Success), Err(Stale(unknown)));
     let never = Ticket {
         agent: 0,
         slot: 0,
+        stream: 1,
         generation: 0,
     };
     assert_eq!(tree.answer(never, Outcome::Success), Err(Stale(never)));
@@ -202,6 +207,7 @@ fn answers_for_unknown_slots_and_agents_are_refused() {
     let beyond = Ticket {
         agent: 5,
         slot: 0,
+        stream: 1,
         generation: 1,
     };
     assert_eq!(
@@ -281,6 +287,7 @@ fn a_full_stream_refuses_a_request_without_losing_it() {
         Ticket {
             agent: 9,
             slot: 0,
+            stream: s.id(),
             generation: 9,
         },
         5,
@@ -559,6 +566,7 @@ fn a_decider_switching_and_a_timeout_expiring_cancel_their_requests() {
     let danger = Ticket {
         agent: 5,
         slot: 0,
+        stream: s.id(),
         generation: 2,
     };
     assert_eq!(
@@ -579,10 +587,88 @@ fn a_decider_switching_and_a_timeout_expiring_cancel_their_requests() {
     let again = Ticket {
         agent: 5,
         slot: 1,
+        stream: s.id(),
         generation: 3,
     };
     assert_eq!(s.drain().collect::<Vec<_>>(), [Message::Start(again, 2)]);
     assert_eq!(tree.tick(&mut me, &mut s, &at(1.5)), Status::Failure);
     assert_eq!(s.drain().collect::<Vec<_>>(), [Message::Cancel(again)]);
     assert!(!tree.is_active());
+}
+
+behavior_tree! {
+    /// A tree with one request, embedded twice below.
+    tree Fetch(s: &mut Requests<u32>, cx: &Ctx, what: u32) {
+        request(s, what)
+    }
+
+    /// Its own request on another stream, and the embedded tree twice in a
+    /// parallel.
+    tree Errand(me: &mut Busy, s: &mut Requests<u32>, t: &mut Requests<u32>, cx: &Ctx) {
+        reactive_sequence {
+            cond me.go,
+            parallel(success = 3, failure = 1) {
+                request(t, 0),
+                Fetch(s, cx, 10),
+                Fetch(s, cx, 20),
+            },
+        }
+    }
+}
+
+#[test]
+fn embedded_trees_make_requests_and_their_answers_find_them() {
+    assert_eq!(Fetch::MAX_REQUESTS_PER_TICK, 1);
+    assert_eq!(Errand::MAX_REQUESTS_PER_TICK, 3);
+    let (mut s, mut t) = (Requests::with_capacity(8), Requests::with_capacity(8));
+    let (mut me, mut tree) = (
+        Busy {
+            go: true,
+            ..Busy::default()
+        },
+        Errand::default(),
+    );
+    assert_eq!(tree.tick(&mut me, &mut s, &mut t, &cx(2)), Status::Running);
+    let own = t.drain().next().unwrap().ticket();
+    let fetched: Vec<(Ticket, u32)> = starts_u32(s.drain().collect());
+    // Both embedded requests have slot 0 of `Fetch`, like the own one has
+    // slot 0 of `Errand`: the stream and the generation tell them apart.
+    assert_eq!(
+        fetched
+            .iter()
+            .map(|(t, v)| (t.slot, t.generation, *v))
+            .collect::<Vec<_>>(),
+        [(0, 1, 10), (0, 2, 20)]
+    );
+    assert_eq!((own.slot, own.generation), (0, 1));
+
+    // The second fetch's answer reaches the second instance only.
+    tree.answer(fetched[1].0, Outcome::Success).unwrap();
+    assert_eq!(
+        tree.answer(fetched[1].0, Outcome::Success),
+        Err(Stale(fetched[1].0))
+    );
+    assert_eq!(tree.tick(&mut me, &mut s, &mut t, &cx(2)), Status::Running);
+    assert!(s.is_empty() && t.is_empty());
+
+    // Halting the parallel cancels what still runs, in both trees.
+    me.go = false;
+    assert_eq!(tree.tick(&mut me, &mut s, &mut t, &cx(2)), Status::Failure);
+    assert_eq!(t.drain().collect::<Vec<_>>(), [Message::Cancel(own)]);
+    assert_eq!(
+        s.drain().collect::<Vec<_>>(),
+        [Message::Cancel(fetched[0].0)]
+    );
+    assert_eq!(tree.answer(fetched[0].0, Outcome::Success), Ok(()));
+    assert!(!tree.is_active());
+}
+
+fn starts_u32(messages: Vec<Message<u32>>) -> Vec<(Ticket, u32)> {
+    messages
+        .into_iter()
+        .filter_map(|m| match m {
+            Message::Start(t, v) => Some((t, v)),
+            Message::Cancel(_) => None,
+        })
+        .collect()
 }

@@ -323,4 +323,14 @@ pub trait Embed {
     fn is_active(active: &Self::Active) -> bool;
     /// The active path of the active part.
     fn visit_active<F: FnMut(ActiveNode)>(active: &Self::Active, depth: usize, visit: &mut F);
+    /// Hands an answer to the `request` node (of this tree or a tree it
+    /// embeds) whose slot holds the ticket's request.
+    fn answer(
+        keep: &mut Self::Keep,
+        ticket: crate::request::Ticket,
+        outcome: crate::request::Outcome,
+    ) -> Result<(), crate::request::Stale> {
+        let _ = (keep, outcome);
+        Err(crate::request::Stale(ticket))
+    }
 }

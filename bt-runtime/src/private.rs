@@ -145,15 +145,31 @@ pub fn trace_enabled<C: Context>(_: &C) -> bool {
     <C::Trace as Trace>::ENABLED
 }
 
-/// A `request` node's first tick: pushes `Start` for `cx`'s agent.
+/// The largest of `values` (0 for none), in constant expressions.
+pub const fn max_of(values: &[usize]) -> usize {
+    let (mut max, mut i) = (0, 0);
+    while i < values.len() {
+        if values[i] > max {
+            max = values[i];
+        }
+        i += 1;
+    }
+    max
+}
+
+/// A `request` node's first tick: pushes `Start` for `cx`'s agent and
+/// readies the node's answer slot. `None` if the stream was full.
 #[inline(always)]
 pub fn request_start<S: crate::request::RequestStream + ?Sized, C: Context>(
     stream: &mut S,
     cx: &C,
     slot: u32,
     request: S::Request,
+    answer: &mut crate::request::Slot,
 ) -> Option<u32> {
-    stream.start(cx.agent(), slot, request)
+    let generation = stream.start(cx.agent(), slot, request)?;
+    answer.sent(stream.id(), generation);
+    Some(generation)
 }
 
 /// A `request` node in flight is halted: pushes `Cancel` for `cx`'s agent.
@@ -167,6 +183,7 @@ pub fn request_cancel<S: crate::request::RequestStream + ?Sized, C: Context>(
     stream.cancel(crate::request::Ticket {
         agent: cx.agent(),
         slot,
+        stream: stream.id(),
         generation,
     });
 }

@@ -46,8 +46,8 @@ use std::vec::Vec;
 
 /// Names one request: the agent (the tick context's
 /// [`agent`](crate::Ctx::agent)), the request node's slot in its tree
-/// (its position among the tree's `request` nodes) and the request's
-/// generation, unique in its stream.
+/// (its position among the `request` nodes of the tree it is written in),
+/// the stream, and the request's generation, unique in its stream.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Ticket {
@@ -55,6 +55,8 @@ pub struct Ticket {
     pub agent: u64,
     /// The request node's slot in its tree.
     pub slot: u32,
+    /// The stream's [`id`](RequestStream::id).
+    pub stream: u32,
     /// The request's generation in its stream (never 0).
     pub generation: u32,
 }
@@ -115,6 +117,10 @@ impl std::error::Error for Stale {}
 pub trait RequestStream {
     /// What its `request` nodes ask for.
     type Request;
+    /// Different for every stream of the program (not 0), so that a
+    /// ticket names its request even among several streams and embedded
+    /// trees.
+    fn id(&self) -> u32;
     /// Pushes `Start` for a new request of `agent`'s node `slot` and returns
     /// its generation, or `None` if the stream is full (the node asks again
     /// on its next tick).
@@ -132,8 +138,9 @@ pub trait RequestStream {
 /// first), handles them, and answers each `Start` through the tree state of
 /// the ticket's agent.
 #[cfg(feature = "std")]
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Requests<R> {
+    id: u32,
     messages: Vec<Message<R>>,
     capacity: usize,
     generation: u32,
@@ -145,7 +152,10 @@ pub struct Requests<R> {
 impl<R> Requests<R> {
     /// A stream that holds `capacity` messages without allocating again.
     pub fn with_capacity(capacity: usize) -> Self {
+        use core::sync::atomic::{AtomicU32, Ordering};
+        static STREAMS: AtomicU32 = AtomicU32::new(1);
         Requests {
+            id: STREAMS.fetch_add(1, Ordering::Relaxed),
             messages: Vec::with_capacity(capacity),
             capacity,
             generation: 0,
@@ -159,6 +169,11 @@ impl<R> Requests<R> {
     /// (requests, and as many cancellations).
     pub fn for_agents<T: crate::BehaviorTree>(agents: usize) -> Self {
         Self::with_capacity(agents.saturating_mul(2 * T::MAX_REQUESTS_PER_TICK))
+    }
+
+    /// This stream's id, in the tickets it hands out.
+    pub fn id(&self) -> u32 {
+        self.id
     }
 
     /// How many messages fit before a `Start` is refused.
@@ -220,6 +235,11 @@ impl<R> RequestStream for Requests<R> {
     type Request = R;
 
     #[inline]
+    fn id(&self) -> u32 {
+        self.id
+    }
+
+    #[inline]
     fn start(&mut self, agent: u64, slot: u32, request: R) -> Option<u32> {
         if self.messages.len() >= self.capacity {
             self.refused += 1;
@@ -229,6 +249,7 @@ impl<R> RequestStream for Requests<R> {
         let ticket = Ticket {
             agent,
             slot,
+            stream: self.id,
             generation: self.generation,
         };
         self.messages.push(Message::Start(ticket, request));
@@ -251,16 +272,19 @@ impl<R> RequestStream for Requests<R> {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Slot {
+    stream: u32,
     generation: u32,
     /// 0: none (or waiting), 1: success, 2: failure.
     outcome: u8,
 }
 
 impl Slot {
-    /// A request with this generation was sent: wait for its answer.
+    /// A request with this generation was sent into stream `stream`: wait
+    /// for its answer.
     #[inline]
-    pub fn sent(&mut self, generation: u32) {
+    pub fn sent(&mut self, stream: u32, generation: u32) {
         *self = Slot {
+            stream,
             generation,
             outcome: 0,
         };
@@ -270,7 +294,11 @@ impl Slot {
     /// and not answered yet.
     #[inline]
     pub fn answer(&mut self, ticket: Ticket, outcome: Outcome) -> Result<(), Stale> {
-        if ticket.generation == 0 || ticket.generation != self.generation || self.outcome != 0 {
+        if ticket.generation == 0
+            || ticket.generation != self.generation
+            || ticket.stream != self.stream
+            || self.outcome != 0
+        {
             return Err(Stale(ticket));
         }
         self.outcome = match outcome {

@@ -47,6 +47,7 @@ impl Gen<'_> {
         let views = self.view_consts();
         let layout = self.layout_hash();
         let max_requests = self.max_requests_const();
+        let embed_answer = self.embed_answer();
         let root = self.tree.node(0);
         let active_local = names::active();
         let (is_active, visit) = if root.has_state {
@@ -100,6 +101,8 @@ impl Gen<'_> {
                 fn split(&self) -> (&#active_ty, &#keep_ty) {
                     (&self.active, &self.keep)
                 }
+
+                #embed_answer
 
                 #[inline]
                 #[allow(unused_variables)]

@@ -71,7 +71,6 @@ fn generate_tree(tree: &Tree) -> TokenStream {
     let state_types = g.state_types();
     let meta = g.behavior_tree_impl();
     let answer = g.answer_impl();
-    let embedded_requests = g.embedded_requests_check();
     let (active_ty, keep_ty, parts) = (g.active_ident(), g.keep_ty(), g.parts_ident());
     let active_doc = format!(" What `{name}` keeps while nodes run.");
     let serde = g.tree_serde();
@@ -283,8 +282,6 @@ fn generate_tree(tree: &Tree) -> TokenStream {
         #meta
 
         #answer
-
-        #embedded_requests
 
         #state_types
     }

@@ -341,7 +341,7 @@ impl Gen<'_> {
             .expect("checked: a request has a context");
         let (running, g, r) = (status("Running"), names::generation(), names::result());
         let start = quote_spanned! {request.span()=>
-            ::__bt::__private::request_start(&mut *#stream, &#cx, #slot, #request)
+            ::__bt::__private::request_start(&mut *#stream, &#cx, #slot, #request, &mut #keep.#field)
         };
         quote! {
             match *#place {
@@ -354,7 +354,6 @@ impl Gen<'_> {
                 },
                 ::core::option::Option::None => {
                     if let ::core::option::Option::Some(#g) = #start {
-                        #keep.#field.sent(#g);
                         *#place = ::core::option::Option::Some(#g);
                     }
                     #running
