@@ -2,8 +2,8 @@
 //!
 //! A `request(stream, value)` node does not act. On its first tick it
 //! pushes `value` into a request stream (a parameter of the tree), tagged
-//! with a [`Ticket`] naming the agent, the node's slot and a generation, and
-//! returns `Running`. Later, outside the tick, a system handles every
+//! with a [`Ticket`] naming the agent, the node's slot, the stream and a
+//! generation, and returns `Running`. Later, outside the tick, a system handles every
 //! request of the stream in one batch (sorted, partitioned, in parallel: it
 //! is plain data) and hands each outcome back to its agent's tree state
 //! with the generated `answer(ticket, outcome)`. The node's next tick reads
