@@ -38,6 +38,24 @@ behavior_tree! {
     }
 }
 
+/// One agent of `Chase` and a stream for it.
+fn chase(sees: bool) -> (Requests<Anim>, Bot, Chase) {
+    let me = Bot {
+        sees,
+        ..Bot::default()
+    };
+    (Requests::for_agents::<Chase>(1), me, Chase::default())
+}
+
+fn ticket(agent: u64, slot: u32, stream: u32, generation: u32) -> Ticket {
+    Ticket {
+        agent,
+        slot,
+        stream,
+        generation,
+    }
+}
+
 fn cx(agent: u64) -> Ctx {
     Ctx::new(0.0, 0.1).agent(agent)
 }
@@ -54,23 +72,11 @@ fn starts(messages: &[Message<Anim>]) -> Vec<(Ticket, Anim)> {
 
 #[test]
 fn a_request_is_pushed_once_and_its_answer_is_returned_on_the_next_tick() {
-    let mut anims = Requests::for_agents::<Chase>(1);
-    let (mut me, mut tree) = (
-        Bot {
-            sees: true,
-            ..Bot::default()
-        },
-        Chase::default(),
-    );
+    let (mut anims, mut me, mut tree) = chase(true);
 
     assert_eq!(tree.tick(&mut me, &mut anims, &cx(3)), Status::Running);
     let sent: Vec<Message<Anim>> = anims.drain().collect();
-    let ticket = Ticket {
-        agent: 3,
-        slot: 0,
-        stream: anims.id(),
-        generation: 1,
-    };
+    let ticket = ticket(3, 0, anims.id(), 1);
     assert_eq!(sent, [Message::Start(ticket, Anim::Run)]);
 
     // Not answered yet: still running, nothing pushed again.
@@ -88,8 +94,7 @@ fn a_request_is_pushed_once_and_its_answer_is_returned_on_the_next_tick() {
 
 #[test]
 fn a_failed_answer_fails_the_node() {
-    let mut anims = Requests::for_agents::<Chase>(1);
-    let (mut me, mut tree) = (Bot::default(), Chase::default());
+    let (mut anims, mut me, mut tree) = chase(false);
     // Does not see: the wave is requested (slot 1).
     assert_eq!(tree.tick(&mut me, &mut anims, &cx(0)), Status::Running);
     let [(ticket, Anim::Wave(7))] = starts(anims.messages())[..] else {
@@ -104,14 +109,7 @@ fn a_failed_answer_fails_the_node() {
 
 #[test]
 fn preemption_cancels_the_request_in_flight_and_its_late_answer_is_never_read() {
-    let mut anims = Requests::for_agents::<Chase>(1);
-    let (mut me, mut tree) = (
-        Bot {
-            sees: true,
-            ..Bot::default()
-        },
-        Chase::default(),
-    );
+    let (mut anims, mut me, mut tree) = chase(true);
     tree.tick(&mut me, &mut anims, &cx(1));
     let run = anims.drain().next().unwrap().ticket();
 
@@ -119,12 +117,7 @@ fn preemption_cancels_the_request_in_flight_and_its_late_answer_is_never_read() 
     // cancellation with the same ticket) and the select asks for a wave.
     me.sees = false;
     assert_eq!(tree.tick(&mut me, &mut anims, &cx(1)), Status::Running);
-    let wave = Ticket {
-        agent: 1,
-        slot: 1,
-        stream: anims.id(),
-        generation: 2,
-    };
+    let wave = ticket(1, 1, anims.id(), 2);
     assert_eq!(
         anims.drain().collect::<Vec<_>>(),
         [Message::Cancel(run), Message::Start(wave, Anim::Wave(7))]
@@ -140,12 +133,7 @@ fn preemption_cancels_the_request_in_flight_and_its_late_answer_is_never_read() 
     // the new one.
     me.sees = true;
     assert_eq!(tree.tick(&mut me, &mut anims, &cx(1)), Status::Running);
-    let again = Ticket {
-        agent: 1,
-        slot: 0,
-        stream: anims.id(),
-        generation: 3,
-    };
+    let again = ticket(1, 0, anims.id(), 3);
     assert_eq!(
         anims.drain().collect::<Vec<_>>(),
         [Message::Start(again, Anim::Run), Message::Cancel(wave)]
@@ -158,14 +146,7 @@ fn preemption_cancels_the_request_in_flight_and_its_late_answer_is_never_read() 
 
 #[test]
 fn reset_cancels_and_makes_every_earlier_ticket_stale() {
-    let mut anims = Requests::for_agents::<Chase>(1);
-    let (mut me, mut tree) = (
-        Bot {
-            sees: true,
-            ..Bot::default()
-        },
-        Chase::default(),
-    );
+    let (mut anims, mut me, mut tree) = chase(true);
     tree.tick(&mut me, &mut anims, &cx(2));
     let ticket = anims.drain().next().unwrap().ticket();
 
@@ -188,28 +169,13 @@ fn reset_cancels_and_makes_every_earlier_ticket_stale() {
 #[test]
 fn answers_for_unknown_slots_and_agents_are_refused() {
     let mut tree = Chase::default();
-    let unknown = Ticket {
-        agent: 0,
-        slot: 9,
-        stream: 1,
-        generation: 1,
-    };
+    let unknown = ticket(0, 9, 1, 1);
     assert_eq!(tree.answer(unknown, Outcome::Success), Err(Stale(unknown)));
-    let never = Ticket {
-        agent: 0,
-        slot: 0,
-        stream: 1,
-        generation: 0,
-    };
+    let never = ticket(0, 0, 1, 0);
     assert_eq!(tree.answer(never, Outcome::Success), Err(Stale(never)));
 
     let mut states = vec![Chase::default(); 2];
-    let beyond = Ticket {
-        agent: 5,
-        slot: 0,
-        stream: 1,
-        generation: 1,
-    };
+    let beyond = ticket(5, 0, 1, 1);
     assert_eq!(
         bt::request::deliver(&mut states, [(beyond, Outcome::Success)]),
         [Stale(beyond)]
@@ -283,16 +249,7 @@ fn a_full_stream_refuses_a_request_without_losing_it() {
     let second: Vec<_> = s.drain().collect();
     assert!(matches!(second[..], [Message::Start(t, 1)] if t.slot == 1));
     // A cancellation always goes in, even into a full stream.
-    s.push(Message::Start(
-        Ticket {
-            agent: 9,
-            slot: 0,
-            stream: s.id(),
-            generation: 9,
-        },
-        5,
-    ))
-    .unwrap();
+    s.push(Message::Start(ticket(9, 0, s.id(), 9), 5)).unwrap();
     me.go = false;
     assert_eq!(tree.tick(&mut me, &mut s, &cx(0)), Status::Failure);
     assert_eq!(s.len(), 3);
@@ -563,12 +520,7 @@ fn a_decider_switching_and_a_timeout_expiring_cancel_their_requests() {
     // The higher child's guard passes: the decider halts `idle` first.
     me.go = true;
     assert_eq!(tree.tick(&mut me, &mut s, &at(0.1)), Status::Running);
-    let danger = Ticket {
-        agent: 5,
-        slot: 0,
-        stream: s.id(),
-        generation: 2,
-    };
+    let danger = ticket(5, 0, s.id(), 2);
     assert_eq!(
         s.drain().collect::<Vec<_>>(),
         [Message::Cancel(idle), Message::Start(danger, 1)]
@@ -584,12 +536,7 @@ fn a_decider_switching_and_a_timeout_expiring_cancel_their_requests() {
 
     // Idle next, whose request then runs out of time.
     assert_eq!(tree.tick(&mut me, &mut s, &at(0.4)), Status::Running);
-    let again = Ticket {
-        agent: 5,
-        slot: 1,
-        stream: s.id(),
-        generation: 3,
-    };
+    let again = ticket(5, 1, s.id(), 3);
     assert_eq!(s.drain().collect::<Vec<_>>(), [Message::Start(again, 2)]);
     assert_eq!(tree.tick(&mut me, &mut s, &at(1.5)), Status::Failure);
     assert_eq!(s.drain().collect::<Vec<_>>(), [Message::Cancel(again)]);

@@ -15,6 +15,7 @@
 use bt::request::{Message, Outcome, Requests, Ticket};
 use bt::{Ctx, Status};
 use bt_bench::report::{machine, mean_ns};
+use bt_bench::world::mix;
 use criterion::Criterion;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -25,13 +26,6 @@ const SIDE: usize = 8192;
 /// Cells one look reads, one cache line apart along a row.
 const CELLS: usize = 16;
 
-fn mix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
-}
-
 /// A large world structure: what actions work on.
 struct World {
     cells: Vec<u8>,
@@ -40,7 +34,7 @@ struct World {
 impl World {
     fn new() -> World {
         World {
-            cells: (0..SIDE * SIDE).map(|i| mix(i as u64) as u8).collect(),
+            cells: (0..SIDE * SIDE).map(|i| mix(i as u64, 1) as u8).collect(),
         }
     }
 
@@ -87,7 +81,7 @@ impl Walker {
     /// Moves somewhere else in the world (the same walk in both forms).
     fn advance(&mut self) {
         self.step += 1;
-        self.at = (mix((self.id << 32) ^ self.step) % (SIDE * SIDE) as u64) as u32;
+        self.at = (mix(self.id, self.step) % (SIDE * SIDE) as u64) as u32;
     }
 
     fn note(&mut self, even: bool) {

@@ -83,7 +83,7 @@ pub struct Agent {
 }
 
 /// splitmix64: 64 well-mixed bits from (entry, stream).
-const fn mix(entry: u64, stream: u64) -> u64 {
+pub const fn mix(entry: u64, stream: u64) -> u64 {
     let mut x = entry ^ stream.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
