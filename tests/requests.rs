@@ -619,3 +619,26 @@ fn starts_u32(messages: Vec<Message<u32>>) -> Vec<(Ticket, u32)> {
         })
         .collect()
 }
+
+#[test]
+fn the_views_show_request_nodes() {
+    use bt::BehaviorTree;
+    assert_eq!(Chase::NODES[3].kind, NodeKind::Request);
+    assert_eq!(NodeKind::Request.keyword(), "request");
+    // A node of our own: declared as an action model, used under its name.
+    assert!(
+        Chase::BTCPP_XML.contains("<Action ID=\"Request\""),
+        "{}",
+        Chase::BTCPP_XML
+    );
+    assert!(
+        Chase::BTCPP_XML.contains("<Request "),
+        "{}",
+        Chase::BTCPP_XML
+    );
+    assert!(
+        Chase::MERMAID.contains("request(anims, Anim::Run)"),
+        "{}",
+        Chase::MERMAID
+    );
+}
