@@ -1042,6 +1042,20 @@
 //! assert_eq!(format!("{again:?}"), format!("{tree:?}"));
 //! ```
 //!
+//! # Bevy components and reflection
+//!
+//! Attributes other than `#[bt(..)]` on a tree go to its state type, so
+//! `#[derive(Component)]` makes the state a Bevy component. With the
+//! `bevy_reflect` feature, a tree that says `#[bt(reflect)]` gets Bevy's
+//! `Reflect` on its state and on every type inside it, so that
+//! inspectors and the Bevy Remote Protocol show which nodes run: each
+//! composite that remembers a running child is an enum whose variant `N<k>`
+//! is node `k` of [`BehaviorTree::NODES`]. Stateful leaves' memories must
+//! implement `Reflect` too (rustc says so on the leaf), and embedded trees
+//! say `#[bt(reflect)]` as well. The derive finds `bevy_reflect` the way
+//! Bevy's own derives do: `bevy` or `bevy_reflect` must be a dependency of
+//! your crate. The `arbortick-bevy` crate ticks such trees in a plugin.
+//!
 //! # State layout
 //!
 //! Only the active path has memory. A `sequence`, `select` or reactive node
@@ -1130,6 +1144,8 @@
 //! | `#[bt(activation_times)]` on a tree without a context | `#[bt(activation_times)]` reads the time from the tick context, but tree `T` has no context parameter | (a unit test of the compiler) |
 //! | `#[bt(serde)]` without the `serde` feature | `#[bt(serde)]` needs the `serde` feature of `bt` (with the line to add to Cargo.toml) | (a unit test of the compiler: the ui cases build with the feature) |
 //! | a saved tree embedding a tree that is not saved | `Step` is embedded in `Walk`, which says `#[bt(serde)]`: add `#[bt(serde)]` to `Step` too (from another invocation: `Step` is embedded in a tree saved with serde, but is not saved itself, on the call) | `saved_tree_embeds_unsaved_tree` |
+//! | `#[bt(reflect)]` without the `bevy_reflect` feature | `#[bt(reflect)]` needs the `bevy_reflect` feature of `bt` (with the line to add to Cargo.toml) | (a unit test of the compiler) |
+//! | a reflected tree embedding a tree that is not reflected | `Step` is embedded in `Walk`, which says `#[bt(reflect)]`: add `#[bt(reflect)]` to `Step` too | (a unit test of the compiler) |
 //! | a saved tree's leaf whose memory cannot be saved | rustc: the trait bound `Route: serde::Deserialize<'de>` is not satisfied, on the leaf | `saved_leaf_memory_not_serializable` |
 //! | many mistakes at once | every one reported, in source order; the tree's type is still declared | `all_errors_reported_at_once`, `broken_tree_still_declares_its_type` |
 #![no_std]

@@ -29,6 +29,9 @@ pub struct TreeDef {
     /// `Deserialize` (the span of `serde`, where a missing feature is
     /// reported).
     pub serde: Option<proc_macro2::Span>,
+    /// `#[bt(reflect)]`: the state types implement bevy's `Reflect` (the
+    /// span of `reflect`, where a missing feature is reported).
+    pub reflect: Option<proc_macro2::Span>,
     /// `#[bt(activation_times)]`: decider groups and scopes remember when
     /// they activated, for `print_state` and the `Continue` trace event
     /// (the span of `activation_times`, where a missing context is

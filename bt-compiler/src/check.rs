@@ -30,7 +30,8 @@ pub const RECURSION_MARGIN: u32 = 28;
 pub fn check(input: &Input, errors: &mut Errors) {
     tree_names_are_unique(input, errors);
     trees_do_not_embed_themselves(input, errors);
-    saved_trees_embed_saved_trees(input, errors);
+    embedded_trees_match(input, "serde", |t| t.serde, "saved", errors);
+    embedded_trees_match(input, "reflect", |t| t.reflect, "reflected", errors);
     shared_types_do_not_collide(input, errors);
     for tree in &input.trees {
         shared_fields_are_unique(tree, errors);
@@ -40,6 +41,7 @@ pub fn check(input: &Input, errors: &mut Errors) {
         labels_are_unique(tree, errors);
         at_most_one_context(tree, errors);
         serde_is_available(tree, cfg!(feature = "serde"), errors);
+        reflect_is_available(tree, cfg!(feature = "reflect"), errors);
         activation_times_need_a_context(tree, errors);
         for root in &tree.roots {
             sync_is_inside_a_rendezvous(root, false, errors);
@@ -69,6 +71,19 @@ fn serde_is_available(tree: &TreeDef, enabled: bool, errors: &mut Errors) {
             span,
             "`#[bt(serde)]` needs the `serde` feature of `bt`: in Cargo.toml, \
              `arbortick = { version = \"0.1\", features = [\"serde\"] }`",
+        ));
+    }
+}
+
+/// `#[bt(reflect)]` derives through `bt`'s re-export of `bevy_reflect`,
+/// which exists only with its `bevy_reflect` feature (which turns on this
+/// crate's `reflect`).
+fn reflect_is_available(tree: &TreeDef, enabled: bool, errors: &mut Errors) {
+    if let (Some(span), false) = (tree.reflect, enabled) {
+        errors.push(syn::Error::new(
+            span,
+            "`#[bt(reflect)]` needs the `bevy_reflect` feature of `bt`: in Cargo.toml, \
+             `arbortick = { version = \"0.1\", features = [\"bevy_reflect\"] }`",
         ));
     }
 }
@@ -363,21 +378,24 @@ fn tree_names_are_unique(input: &Input, errors: &mut Errors) {
     }
 }
 
-/// A tree's state holds the state of every tree it embeds, so no tree may
-/// embed itself, directly or through other trees of the invocation (across
-/// invocations rustc reports the cycle, as "cycle detected when computing
-/// layout").
-/// A tree saved with serde saves the trees it embeds: those of this
-/// invocation must say `#[bt(serde)]` too. (Trees from elsewhere are checked
-/// by the generated code, on the same token.)
-fn saved_trees_embed_saved_trees(input: &Input, errors: &mut Errors) {
+/// A tree saved with serde (or reflected) saves (or reflects) the trees it
+/// embeds: those of this invocation must say `#[bt(serde)]` (or
+/// `#[bt(reflect)]`) too. (Trees from elsewhere are checked by the
+/// generated code, on the same token.)
+fn embedded_trees_match(
+    input: &Input,
+    option: &str,
+    says: fn(&TreeDef) -> Option<proc_macro2::Span>,
+    done: &str,
+    errors: &mut Errors,
+) {
     let unsaved: HashMap<String, &TreeDef> = input
         .trees
         .iter()
-        .filter(|t| t.serde.is_none())
+        .filter(|t| says(t).is_none())
         .map(|t| (t.name.to_string(), t))
         .collect();
-    for tree in input.trees.iter().filter(|t| t.serde.is_some()) {
+    for tree in input.trees.iter().filter(|t| says(t).is_some()) {
         for node in tree.roots.iter().flat_map(walk) {
             if let NodeKind::Subtree { path, .. } = &node.kind
                 && let Some(name) = path.get_ident().map(ToString::to_string)
@@ -386,8 +404,8 @@ fn saved_trees_embed_saved_trees(input: &Input, errors: &mut Errors) {
                 errors.push(syn::Error::new_spanned(
                     path,
                     format!(
-                        "`{name}` is embedded in `{}`, which says `#[bt(serde)]`: add \
-                         `#[bt(serde)]` to `{name}` too, so its state can be saved",
+                        "`{name}` is embedded in `{}`, which says `#[bt({option})]`: add \
+                         `#[bt({option})]` to `{name}` too, so its state can be {done}",
                         tree.name
                     ),
                 ));
@@ -396,6 +414,10 @@ fn saved_trees_embed_saved_trees(input: &Input, errors: &mut Errors) {
     }
 }
 
+/// A tree's state holds the state of every tree it embeds, so no tree may
+/// embed itself, directly or through other trees of the invocation (across
+/// invocations rustc reports the cycle, as "cycle detected when computing
+/// layout").
 fn trees_do_not_embed_themselves(input: &Input, errors: &mut Errors) {
     let index: HashMap<String, usize> = input
         .trees
@@ -898,6 +920,44 @@ mod tests {
                 "`#[bt(serde)]` needs the `serde` feature of `bt`: in Cargo.toml, \
               `arbortick = { version = \"0.1\", features = [\"serde\"] }`"
             ]
+        );
+    }
+
+    #[test]
+    fn reflect_needs_the_feature_and_says_how_to_turn_it_on() {
+        let mut errors = Errors::default();
+        let input = crate::parse::parse(
+            quote! { #[bt(reflect)] tree T(a: &mut A) { success } },
+            &mut errors,
+        );
+        reflect_is_available(&input.trees[0], true, &mut errors);
+        assert!(errors.is_empty());
+        reflect_is_available(&input.trees[0], false, &mut errors);
+        assert_eq!(
+            errors.messages(),
+            [
+                "`#[bt(reflect)]` needs the `bevy_reflect` feature of `bt`: in Cargo.toml, \
+              `arbortick = { version = \"0.1\", features = [\"bevy_reflect\"] }`"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_reflected_tree_embeds_reflected_trees() {
+        let mut errors = Errors::default();
+        let input = crate::parse::parse(
+            quote! {
+                tree Step(a: &mut A) { success }
+                #[bt(reflect)] tree Walk(a: &mut A) { sequence { Step(a), Step(a) } }
+                #[bt(reflect)] tree Run(a: &mut A) { Walk(a) }
+            },
+            &mut errors,
+        );
+        embedded_trees_match(&input, "reflect", |t| t.reflect, "reflected", &mut errors);
+        assert_eq!(
+            errors.messages(),
+            ["`Step` is embedded in `Walk`, which says `#[bt(reflect)]`: add `#[bt(reflect)]` \
+                 to `Step` too, so its state can be reflected"; 2]
         );
     }
 

@@ -18,6 +18,8 @@ pub struct Tree {
     pub krate: syn::Path,
     /// `#[bt(serde)]`, with the span of `serde`.
     pub serde: Option<proc_macro2::Span>,
+    /// `#[bt(reflect)]`, with the span of `reflect`.
+    pub reflect: Option<proc_macro2::Span>,
     /// `#[bt(activation_times)]` on a tree with a tick context: decider
     /// groups and scopes store when they activated.
     pub activation_times: bool,

@@ -27,6 +27,7 @@ pub fn lower(tree: &ast::TreeDef) -> Option<Tree> {
             .clone()
             .unwrap_or_else(|| syn::parse_quote!(::bt)),
         serde: tree.serde,
+        reflect: tree.reflect,
         activation_times,
         agent: tree
             .params

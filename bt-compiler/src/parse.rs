@@ -56,6 +56,7 @@ fn parse_tree(input: ParseStream, errors: &mut Errors) -> syn::Result<TreeDef> {
         krate,
         recursion_limit,
         serde,
+        reflect,
         activation_times,
     } = take_bt_attrs(&mut attrs, errors);
     let vis: Visibility = input.parse()?;
@@ -94,6 +95,7 @@ fn parse_tree(input: ParseStream, errors: &mut Errors) -> syn::Result<TreeDef> {
         krate,
         recursion_limit,
         serde,
+        reflect,
         activation_times,
         vis,
         name,
@@ -109,13 +111,15 @@ struct BtAttrs {
     krate: Option<syn::Path>,
     recursion_limit: Option<(u32, Span)>,
     serde: Option<Span>,
+    reflect: Option<Span>,
     activation_times: Option<Span>,
 }
 
 /// Removes `#[bt(..)]` from a tree's attributes and returns what it says:
-/// `crate = path`, `recursion_limit = N`, `serde` and `activation_times`.
+/// `crate = path`, `recursion_limit = N`, `serde`, `reflect` and
+/// `activation_times`.
 fn take_bt_attrs(attrs: &mut Vec<Attribute>, errors: &mut Errors) -> BtAttrs {
-    let (mut krate, mut limit, mut serde, mut times) = (None, None, None, None);
+    let (mut krate, mut limit, mut serde, mut reflect, mut times) = (None, None, None, None, None);
     attrs.retain(|attr| {
         if !attr.path().is_ident("bt") {
             return true;
@@ -144,13 +148,16 @@ fn take_bt_attrs(attrs: &mut Vec<Attribute>, errors: &mut Errors) -> BtAttrs {
             } else if meta.path.is_ident("serde") {
                 serde = Some(meta.path.span());
                 Ok(())
+            } else if meta.path.is_ident("reflect") {
+                reflect = Some(meta.path.span());
+                Ok(())
             } else if meta.path.is_ident("activation_times") {
                 times = Some(meta.path.span());
                 Ok(())
             } else {
                 Err(meta.error(
-                    "expected `crate = path`, `recursion_limit = N`, `serde` or \
-                     `activation_times`, as in \
+                    "expected `crate = path`, `recursion_limit = N`, `serde`, `reflect` \
+                     or `activation_times`, as in \
                      `#[bt(crate = my_engine::bt)]`",
                 ))
             }
@@ -164,6 +171,7 @@ fn take_bt_attrs(attrs: &mut Vec<Attribute>, errors: &mut Errors) -> BtAttrs {
         krate,
         recursion_limit: limit,
         serde,
+        reflect,
         activation_times: times,
     }
 }

@@ -10,6 +10,8 @@ use rand_core::Rng;
 pub use crate::meta::Embed;
 #[cfg(feature = "serde")]
 pub use crate::save::{deserialize_tree, memory, serialize_tree, slot, time};
+#[cfg(feature = "bevy_reflect")]
+pub use bevy_reflect;
 #[cfg(feature = "serde")]
 pub use serde;
 
@@ -41,6 +43,7 @@ pub const fn layout_hash(own: u64, embedded: &[u64]) -> u64 {
 /// A member's progress through a `rendezvous` node.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 pub enum Phase {
     /// Not in the rendezvous.
     #[default]
@@ -54,6 +57,7 @@ pub enum Phase {
 /// What one agent remembers about its rendezvous: kept in its tree state.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 pub struct Member {
     /// Where it stands.
     pub phase: Phase,

@@ -13,6 +13,7 @@ mod latch;
 mod meta;
 mod names;
 mod outline;
+mod reflect;
 mod request;
 mod save;
 mod shared;
@@ -74,7 +75,8 @@ fn generate_tree(tree: &Tree) -> TokenStream {
     let (active_ty, keep_ty, parts) = (g.active_ident(), g.keep_ty(), g.parts_ident());
     let active_doc = format!(" What `{name}` keeps while nodes run.");
     let serde = g.tree_serde();
-    let active_def = g.saved_type(quote! {
+    let reflect = g.reflect_derive();
+    let active_def = g.reflected(g.saved_type(quote! {
         #[doc = #active_doc]
         #[doc(hidden)]
         #[derive(::core::default::Default, ::core::clone::Clone, ::core::fmt::Debug)]
@@ -82,7 +84,7 @@ fn generate_tree(tree: &Tree) -> TokenStream {
             #root_field
             #monitors_field
         }
-    });
+    }));
     let outlined = g.outlined.take();
     let outlined = (!outlined.is_empty()).then(|| {
         quote! {
@@ -200,6 +202,7 @@ fn generate_tree(tree: &Tree) -> TokenStream {
     let parts_doc =
         format!(" Both parts of a `{name}` state, borrowed: how a parent tree ticks it.");
     quote! {
+        #reflect
         #(#attrs)*
         #separator
         #[doc = #size_doc]
@@ -677,7 +680,7 @@ impl Gen<'_> {
         let inits = fields
             .iter()
             .map(|(name, _, init, _)| quote!(#name: #init,));
-        let definition = self.saved_type(quote! {
+        let definition = self.reflected(self.saved_type(quote! {
             #[doc = #doc]
             #[doc(hidden)]
             #[derive(::core::clone::Clone, ::core::fmt::Debug)]
@@ -685,7 +688,7 @@ impl Gen<'_> {
             #vis struct #ident {
                 #(#decls)*
             }
-        });
+        }));
         Some(quote! {
             #definition
 

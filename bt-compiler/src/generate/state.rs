@@ -135,7 +135,7 @@ impl Gen<'_> {
         });
         let visit = self.visit_method(id);
         let position = self.position_method(id);
-        let definition = self.saved_type(quote!(#derive #definition));
+        let definition = self.reflected(self.saved_type(quote!(#derive #definition)));
         quote! {
             #definition
 
