@@ -8,6 +8,7 @@
 
 pub mod alloc;
 pub mod asm;
+pub mod bevy;
 pub mod codegen;
 pub mod decider;
 pub mod dyn_tree;

@@ -55,8 +55,8 @@ impl Scenario {
 }
 
 /// One agent: its identity, its clock, and the running checksum of every
-/// leaf call made on its behalf.
-#[derive(Clone, Debug)]
+/// leaf call made on its behalf. A Bevy component in the plugin benchmark.
+#[derive(Clone, Debug, bevy_ecs::component::Component)]
 pub struct Agent {
     /// Agent index, mixed into every leaf outcome.
     pub id: u32,

@@ -1,0 +1,447 @@
+//! Behavior trees from [`bt`] (the `arbortick` crate) in Bevy.
+//!
+//! A tree's state is a few bytes of plain data, so here it simply is a
+//! component of the agent's entity: no entity per node, no exclusive
+//! `&mut World` system. [`TreePlugin`] ticks every agent of a tree with
+//! `par_iter_mut` in an ordinary system, in the public set
+//! [`TreeSystems::Tick`], with a tick context built from Bevy's [`Time`].
+//!
+//! # Making a tree a component
+//!
+//! Pass Bevy's derives through the tree's header, and say
+//! `#[bt(reflect)]` to get `Reflect` on the state and every type inside
+//! it (the `bevy_reflect` feature of `bt`, which this crate turns on):
+//! inspectors and the Bevy Remote Protocol then show which nodes run, with
+//! no code of yours. The reflected state is nested enums, one per
+//! composite that remembers a running child; variant `N9` means node 9 of
+//! the tree's node table (`Tree::NODES[9]`, labels included) is running.
+//!
+//! Then say what the tree ticks with, by implementing [`AgentTree`]: which
+//! component is the agent (the tree's `&mut` binding), the shared state
+//! (the tree's `<Tree>Shared`, or `()`), and the flags types of its
+//! context. The plugin keeps the shared state as the resource
+//! [`TreeShared`], so gates, global cooldowns and rendezvous work across
+//! Bevy's threads.
+//!
+//! ```
+//! use bevy_app::{App, Update};
+//! use bevy_ecs::prelude::*;
+//! use bevy_ecs::reflect::ReflectComponent;
+//! use bevy_time::Time;
+//! use bt::prelude::*;
+//! use bt::{Ctx, NoFlags};
+//! use bt_bevy::{AgentTree, TreeFinished, TreePlugin, TreeShared};
+//! use std::time::Duration;
+//!
+//! #[derive(Component, Default)]
+//! pub struct Miner { ore: u32 }
+//!
+//! behavior_tree! {
+//!     #[derive(Component)]
+//!     #[bt(reflect)]
+//!     #[reflect(Component)]
+//!     pub tree Mine(me: &mut Miner, #[context] cx: &Ctx, shared: &MineShared) {
+//!         sequence {
+//!             'shaft: gate(1) { wait(2.0) },
+//!             action { me.ore += 1; Status::Success },
+//!         }
+//!     }
+//! }
+//!
+//! impl AgentTree for Mine {
+//!     type Agent = Miner;
+//!     type Shared = MineShared;
+//!     type Decision = NoFlags;
+//!     type Stimuli = NoFlags;
+//!     fn tick_agent(&mut self, me: &mut Miner, cx: &Ctx, shared: &MineShared) -> Status {
+//!         self.tick(me, cx, shared)
+//!     }
+//!     fn reset_agent(&mut self, me: &mut Miner, cx: &Ctx, shared: &MineShared) {
+//!         self.reset(me, cx, shared)
+//!     }
+//! }
+//!
+//! let mut app = App::new();
+//! app.init_resource::<Time>()
+//!     .add_plugins(TreePlugin::<Mine>::new(Update))
+//!     .register_type::<Mine>();
+//! let miners = [(); 2].map(|()| app.world_mut().spawn((Miner::default(), Mine::default())).id());
+//!
+//! for _ in 0..4 {
+//!     app.world_mut().resource_mut::<Time>().advance_by(Duration::from_secs(1));
+//!     app.update();
+//! }
+//! // One miner at a time in the shaft, 2 s each: after 4 s, one came out
+//! // with ore, and one is in.
+//! let world = app.world();
+//! let ore: u32 = miners.iter().map(|&m| world.get::<Miner>(m).unwrap().ore).sum();
+//! assert_eq!(ore, 1);
+//! assert_eq!(world.resource::<TreeShared<Mine>>().shaft.inside(), 1);
+//!
+//! // Despawning the miner in the shaft halts its tree: the permit comes back.
+//! let inside = miners.into_iter().find(|&m| world.get::<Mine>(m).unwrap().is_active());
+//! app.world_mut().despawn(inside.unwrap());
+//! assert_eq!(app.world().resource::<TreeShared<Mine>>().shaft.inside(), 0);
+//! ```
+//!
+//! # What the plugin does
+//!
+//! - **Ticking.** Every entity with both the tree's state and its agent
+//!   component is ticked once per run of the schedule, in parallel over
+//!   Bevy's compute task pool. The context's time is
+//!   [`Time::elapsed_secs_f64`] and its `dt` is [`Time::delta_secs_f64`] of
+//!   the schedule's default clock (`Time<Virtual>` in `Update`,
+//!   `Time<Fixed>` in `FixedUpdate`); its flags come from the optional
+//!   components [`DecisionFlags`] and [`StimuliFlags`], and its agent id is
+//!   the entity's bits. A tick marks the state and the agent as changed,
+//!   as any `&mut` access does, unless the plugin is built
+//!   [`without_change_detection`](TreePlugin::without_change_detection);
+//!   [`batching`](TreePlugin::batching) tunes how agents are split among
+//!   threads.
+//! - **Order.** [`TreeSystems::Sense`] runs before [`TreeSystems::Tick`]:
+//!   put systems that write flags or agent data before the tick, and
+//!   systems that act on what the trees decided after it.
+//! - **Finishing.** A tick that ends in `Success` or `Failure` writes a
+//!   [`TreeFinished`] message; the next tick starts the tree over.
+//! - **Leaving.** Removing the state, inserting a new one over it,
+//!   removing the agent component or despawning the entity halts the
+//!   running nodes once (stateful leaves get `halt`, gates their permits
+//!   back, rendezvous members leave), through observers, while both
+//!   components are still there.
+//!
+//! [`Time`]: bevy_time::Time
+//! [`Time::elapsed_secs_f64`]: bevy_time::Time::elapsed_secs_f64
+//! [`Time::delta_secs_f64`]: bevy_time::Time::delta_secs_f64
+
+use bevy_app::{App, Plugin, Update};
+use bevy_ecs::batching::BatchingStrategy;
+use bevy_ecs::component::Mutable;
+use bevy_ecs::lifecycle::{Discard, Remove};
+use bevy_ecs::prelude::*;
+use bevy_ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
+use bevy_ecs::utils::Parallel;
+use bevy_time::Time;
+use bt::bitflags::Flags;
+use bt::{BehaviorTree, Ctx, Status};
+use core::fmt;
+use core::marker::PhantomData;
+use core::ops::Deref;
+use std::sync::Arc;
+
+pub use bt;
+
+/// A tree whose state is a Bevy component, and what it ticks with.
+///
+/// The methods forward to the tree's own `tick` and `reset`, with the
+/// arguments in the order of the tree's header; see the
+/// [crate documentation](crate) for an example.
+pub trait AgentTree: BehaviorTree + Component<Mutability = Mutable> {
+    /// The component the tree reads and changes: its `&mut` binding.
+    type Agent: Component<Mutability = Mutable>;
+    /// The tree's shared state (`<Tree>Shared`), or `()` when it has none.
+    type Shared: Default + Send + Sync + 'static;
+    /// The decision flags of the tree's context ([`bt::NoFlags`] for none).
+    type Decision: Flags + Copy + Send + Sync + 'static;
+    /// The stimuli flags of the tree's context ([`bt::NoFlags`] for none).
+    type Stimuli: Flags + Copy + Send + Sync + 'static;
+
+    /// Ticks the tree once for one agent.
+    fn tick_agent(
+        &mut self,
+        agent: &mut Self::Agent,
+        cx: &Ctx<Self::Decision, Self::Stimuli>,
+        shared: &Self::Shared,
+    ) -> Status;
+
+    /// Halts every running node and leaves the state as new.
+    fn reset_agent(
+        &mut self,
+        agent: &mut Self::Agent,
+        cx: &Ctx<Self::Decision, Self::Stimuli>,
+        shared: &Self::Shared,
+    );
+}
+
+/// The system sets of the plugin, in the schedule each tree runs in:
+/// `Sense` runs before `Tick`.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TreeSystems {
+    /// Before the trees tick: systems that update agents' data and flags.
+    Sense,
+    /// Every [`TreePlugin`] ticks its tree here.
+    Tick,
+}
+
+/// The decision flags of an agent's tick context. An agent without this
+/// component ticks with no decision flags set.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DecisionFlags<D: Send + Sync + 'static>(pub D);
+
+/// The stimuli flags of an agent's tick context, usually the result of
+/// [`bt::Stimuli::update`] on the agent's store. An agent without this
+/// component ticks with no stimuli flags set.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StimuliFlags<S: Send + Sync + 'static>(pub S);
+
+/// The shared state of tree `T`, one for every agent that runs it: a
+/// resource that the plugin creates with `T::Shared::default()`.
+///
+/// It derefs to the shared state, so its gates, cooldowns and rendezvous
+/// can be read like fields: `shared.shaft.inside()`.
+#[derive(Resource)]
+pub struct TreeShared<T: AgentTree>(Arc<T::Shared>);
+
+impl<T: AgentTree> TreeShared<T> {
+    /// This shared state, to be used by the plugin's systems.
+    pub fn new(shared: T::Shared) -> Self {
+        TreeShared(Arc::new(shared))
+    }
+}
+
+impl<T: AgentTree> Default for TreeShared<T> {
+    fn default() -> Self {
+        Self::new(T::Shared::default())
+    }
+}
+
+impl<T: AgentTree> Deref for TreeShared<T> {
+    type Target = T::Shared;
+
+    fn deref(&self) -> &T::Shared {
+        &self.0
+    }
+}
+
+/// Written when an agent's tree finishes: a tick of tree `T` returned
+/// `Success` or `Failure` for `entity`. Read it with
+/// `MessageReader<TreeFinished<T>>`.
+pub struct TreeFinished<T> {
+    /// The agent.
+    pub entity: Entity,
+    /// `Status::Success` or `Status::Failure`.
+    pub status: Status,
+    tree: PhantomData<fn() -> T>,
+}
+
+impl<T> TreeFinished<T> {
+    /// Tree `T` finished with `status` for `entity`.
+    pub fn new(entity: Entity, status: Status) -> Self {
+        TreeFinished {
+            entity,
+            status,
+            tree: PhantomData,
+        }
+    }
+}
+
+impl<T> Clone for TreeFinished<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for TreeFinished<T> {}
+
+impl<T> PartialEq for TreeFinished<T> {
+    fn eq(&self, other: &Self) -> bool {
+        (self.entity, self.status) == (other.entity, other.status)
+    }
+}
+
+impl<T> fmt::Debug for TreeFinished<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TreeFinished")
+            .field("tree", &core::any::type_name::<T>())
+            .field("entity", &self.entity)
+            .field("status", &self.status)
+            .finish()
+    }
+}
+
+impl<T: 'static> Message for TreeFinished<T> {}
+
+/// Ticks tree `T` for every agent, in the schedule given to
+/// [`new`](Self::new) (`Update` by default), in [`TreeSystems::Tick`];
+/// creates the [`TreeShared<T>`] resource, registers the
+/// [`TreeFinished<T>`] message and halts the trees of agents that leave.
+///
+/// One line per tree: `app.add_plugins(TreePlugin::<Guard>::new(Update))`.
+/// The plugin needs a `Time` resource (Bevy's `TimePlugin`, or one the
+/// program advances itself).
+pub struct TreePlugin<T> {
+    schedule: InternedScheduleLabel,
+    settings: Settings,
+    tree: PhantomData<fn() -> T>,
+}
+
+/// How the plugin's system ticks.
+#[derive(Clone)]
+struct Settings {
+    batching: BatchingStrategy,
+    mark_changed: bool,
+}
+
+impl<T> TreePlugin<T> {
+    /// Ticks the tree in `schedule`.
+    pub fn new(schedule: impl ScheduleLabel) -> Self {
+        TreePlugin {
+            schedule: schedule.intern(),
+            settings: Settings {
+                batching: BatchingStrategy::new(),
+                mark_changed: true,
+            },
+            tree: PhantomData,
+        }
+    }
+
+    /// How the agents are split into batches for the compute task pool's
+    /// threads (by default, one batch per thread). With
+    /// `BatchingStrategy::fixed(usize::MAX)` every agent is ticked on one
+    /// thread.
+    pub fn batching(mut self, batching: BatchingStrategy) -> Self {
+        self.settings.batching = batching;
+        self
+    }
+
+    /// Ticks without marking the state and agent components as changed.
+    ///
+    /// By default every tick marks both, as any `&mut` access in Bevy does,
+    /// so `Changed<Agent>` filters and inspectors that watch components see
+    /// what the trees did. Writing those change ticks costs a few
+    /// nanoseconds per agent (`BENCHMARKS-bevy.md` measures it); a program
+    /// that never asks can turn it off. Changes made by other systems are
+    /// still detected.
+    pub fn without_change_detection(mut self) -> Self {
+        self.settings.mark_changed = false;
+        self
+    }
+}
+
+impl<T> Default for TreePlugin<T> {
+    /// Ticks the tree in `Update`.
+    fn default() -> Self {
+        Self::new(Update)
+    }
+}
+
+impl<T: AgentTree> Plugin for TreePlugin<T> {
+    fn build(&self, app: &mut App) {
+        // One system per setting of change detection, so that each is
+        // compiled for its own (the choice inside the loop costs more than
+        // the change ticks it saves).
+        let batching = self.settings.batching.clone();
+        let system = if self.settings.mark_changed {
+            tick::<T, true>
+                .with_input(batching)
+                .in_set(TreeSystems::Tick)
+        } else {
+            tick::<T, false>
+                .with_input(batching)
+                .in_set(TreeSystems::Tick)
+        };
+        app.init_resource::<TreeShared<T>>()
+            .add_message::<TreeFinished<T>>()
+            .configure_sets(
+                self.schedule,
+                (TreeSystems::Sense, TreeSystems::Tick).chain(),
+            )
+            .add_systems(self.schedule, system)
+            .add_observer(halt_discarded_state::<T>)
+            .add_observer(halt_removed_agent::<T>);
+    }
+}
+
+/// What [`tick`] reads of each agent.
+type AgentQuery<'w, 's, T> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        &'static mut T,
+        &'static mut <T as AgentTree>::Agent,
+        Option<&'static DecisionFlags<<T as AgentTree>::Decision>>,
+        Option<&'static StimuliFlags<<T as AgentTree>::Stimuli>>,
+    ),
+>;
+
+/// The plugin's system: ticks every agent of tree `T` once, in parallel,
+/// and writes a [`TreeFinished`] for each tree that finished.
+fn tick<T: AgentTree, const MARK_CHANGED: bool>(
+    batching: InMut<BatchingStrategy>,
+    time: Res<Time>,
+    shared: Res<TreeShared<T>>,
+    mut agents: AgentQuery<T>,
+    mut finished: Local<Parallel<Vec<TreeFinished<T>>>>,
+    mut messages: MessageWriter<TreeFinished<T>>,
+) {
+    let clock = Ctx::<T::Decision, T::Stimuli>::new(time.elapsed_secs_f64(), time.delta_secs_f64());
+    let shared: &T::Shared = &shared;
+    let finished_ref = &*finished;
+    agents
+        .par_iter_mut()
+        .batching_strategy(batching.clone())
+        // Each batch borrows its thread's buffer once.
+        .for_each_init(
+            || finished_ref.borrow_local_mut(),
+            |done, (entity, mut state, mut agent, flags, stimuli)| {
+                let mut cx = clock.agent(entity.to_bits());
+                if let Some(flags) = flags {
+                    cx.flags = flags.0;
+                }
+                if let Some(stimuli) = stimuli {
+                    cx.stimuli = stimuli.0;
+                }
+                let status = if MARK_CHANGED {
+                    state.tick_agent(&mut agent, &cx, shared)
+                } else {
+                    let agent = agent.bypass_change_detection();
+                    state
+                        .bypass_change_detection()
+                        .tick_agent(agent, &cx, shared)
+                };
+                if status.is_done() {
+                    done.push(TreeFinished::new(entity, status));
+                }
+            },
+        );
+    for batch in finished.iter_mut() {
+        messages.write_batch(batch.drain(..));
+    }
+}
+
+/// Halts `entity`'s tree if it runs, while its state and agent are there.
+/// The context is the tick's, without flags: halting reads only the time.
+fn halt<T: AgentTree>(
+    entity: Entity,
+    agents: &mut Query<(&mut T, &mut T::Agent)>,
+    time: &Time,
+    shared: &T::Shared,
+) {
+    if let Ok((mut state, mut agent)) = agents.get_mut(entity)
+        && state.is_active()
+    {
+        let cx = Ctx::new(time.elapsed_secs_f64(), time.delta_secs_f64()).agent(entity.to_bits());
+        state.reset_agent(&mut agent, &cx, shared);
+    }
+}
+
+/// The state is removed, replaced or despawned: its running nodes halt.
+fn halt_discarded_state<T: AgentTree>(
+    discard: On<Discard<T>>,
+    mut agents: Query<(&mut T, &mut T::Agent)>,
+    time: Res<Time>,
+    shared: Res<TreeShared<T>>,
+) {
+    halt(discard.entity, &mut agents, &time, &shared);
+}
+
+/// The agent is removed (or despawned): its tree cannot tick any more, so
+/// its running nodes halt.
+fn halt_removed_agent<T: AgentTree>(
+    remove: On<Remove<T::Agent>>,
+    mut agents: Query<(&mut T, &mut T::Agent)>,
+    time: Res<Time>,
+    shared: Res<TreeShared<T>>,
+) {
+    halt(remove.entity, &mut agents, &time, &shared);
+}
