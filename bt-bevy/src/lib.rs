@@ -107,7 +107,8 @@
 //!   removing the agent component or despawning the entity halts the
 //!   running nodes once (stateful leaves get `halt`, gates their permits
 //!   back, rendezvous members leave), through observers, while both
-//!   components are still there.
+//!   components are still there. A state that stays (its agent component
+//!   was removed) is left as new, and starts over if an agent comes back.
 //!
 //! [`Time`]: bevy_time::Time
 //! [`Time::elapsed_secs_f64`]: bevy_time::Time::elapsed_secs_f64

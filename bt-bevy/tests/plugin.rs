@@ -122,6 +122,38 @@ behavior_tree! {
     }
 }
 
+behavior_tree! {
+    /// Every shared node at once: pairs meet, five at a time hold the post,
+    /// and a drill runs at most every 0.3 s across all agents.
+    #[derive(Component)]
+    pub tree Squad(me: &mut Sentry, #[context] cx: &Ctx, shared: &SquadShared) {
+        select {
+            'pair: rendezvous(2) as role {
+                sequence {
+                    action { me.alarms += 1 + role as u32; Status::Success },
+                    sync,
+                    wait(0.3),
+                }
+            },
+            'post: gate(5) { wait(1.0) },
+            'drill: global_cooldown(0.3) { action { me.done += 1; Status::Success } },
+        }
+    }
+}
+
+impl AgentTree for Squad {
+    type Agent = Sentry;
+    type Shared = SquadShared;
+    type Decision = NoFlags;
+    type Stimuli = NoFlags;
+    fn tick_agent(&mut self, me: &mut Sentry, cx: &Ctx, shared: &SquadShared) -> Status {
+        self.tick(me, cx, shared)
+    }
+    fn reset_agent(&mut self, me: &mut Sentry, cx: &Ctx, shared: &SquadShared) {
+        self.reset(me, cx, shared)
+    }
+}
+
 impl AgentTree for Duty {
     type Agent = Sentry;
     type Shared = ();
@@ -507,6 +539,18 @@ fn reflection_shows_the_running_node_through_the_type_registry() {
         root.variant_name().to_string()
     };
     assert_eq!(active_child(&app), "Idle");
+    // Registering the tree registers every type inside its state, which an
+    // inspector or the remote protocol needs to show or send the state.
+    {
+        let registry = app.world().resource::<AppTypeRegistry>().read();
+        let inner: Vec<&str> = registry
+            .iter()
+            .map(|r| r.type_info().type_path_table().short_path())
+            .filter(|path| path.starts_with("__Duty"))
+            .collect();
+        assert!(inner.contains(&"__DutyActive"), "{inner:?}");
+        assert!(inner.len() >= 3, "{inner:?}");
+    }
     frame(&mut app, 0.1);
     // `N<k>` is node `k` of the node table.
     let work = Duty::NODES
@@ -559,4 +603,60 @@ fn ticks_mark_agents_changed_unless_the_plugin_is_told_not_to() {
         frame(&mut app, 0.1);
         assert_eq!(app.world().resource::<ChangedCount>().0, expected);
     }
+}
+
+#[test]
+fn shared_nodes_hold_their_limits_across_bevys_threads_and_leaving_agents_let_go() {
+    let mut app = app::<Squad>();
+    let agents: Vec<Entity> = (0..1_000)
+        .map(|_| {
+            app.world_mut()
+                .spawn((Sentry::default(), Squad::default()))
+                .id()
+        })
+        .collect();
+    let mut drills = 0;
+    for f in 0..60 {
+        frame(&mut app, 0.1);
+        let world = app.world_mut();
+        // Which branch each agent is in, from its active path.
+        let mut in_post = 0;
+        let mut in_pair = 0;
+        for state in world.query::<&Squad>().iter(world) {
+            let path = state.active_path();
+            let labels: Vec<_> = path.iter().filter_map(|n| n.info.label).collect();
+            in_post += labels.contains(&"post") as u32;
+            in_pair += labels.contains(&"pair") as u32;
+        }
+        let shared = world.resource::<TreeShared<Squad>>();
+        assert_eq!(shared.post.inside(), in_post, "frame {f}");
+        assert!(in_post <= 5);
+        // A pair's members are the agents inside it; a group that met and
+        // finished leaves nobody behind.
+        assert!(shared.pair.members() <= 2);
+        assert!(in_pair <= 2);
+        let done: u32 = world.query::<&Sentry>().iter(world).map(|s| s.done).sum();
+        // At most one drill per 0.3 s, over all agents and threads.
+        assert!(
+            done - drills <= 1,
+            "frame {f}: {} drills at once",
+            done - drills
+        );
+        drills = done;
+    }
+    assert!(drills >= 10, "the drill ran: {drills}");
+    let paired: u32 = app
+        .world_mut()
+        .query::<&Sentry>()
+        .iter(app.world())
+        .map(|s| s.alarms)
+        .sum();
+    assert!(paired > 0, "pairs met");
+    // Everyone leaves mid-way: permits and memberships come back.
+    for e in agents {
+        app.world_mut().despawn(e);
+    }
+    let shared = app.world().resource::<TreeShared<Squad>>();
+    assert_eq!(shared.post.inside(), 0);
+    assert_eq!(shared.pair.members(), 0);
 }
