@@ -19,9 +19,10 @@ use bevy_ecs::prelude::*;
 use bevy_ecs::reflect::ReflectComponent;
 use bevy_time::{Time, TimePlugin, TimeUpdateStrategy};
 use bt::prelude::*;
-use bt::{ActiveNode, Ctx, Stimuli};
+use bt::{ActiveNode, Ctx};
 use bt_bevy::{
-    AgentTree, DecisionFlags, StimuliFlags, TreeFinished, TreePlugin, TreeShared, TreeSystems,
+    AgentTree, DecisionFlags, Senses, StimuliFlags, TreeFinished, TreePlugin, TreeShared,
+    TreeSystems, expire_stimuli,
 };
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -88,9 +89,9 @@ impl Guard {
     }
 }
 
-/// What a guard hears: noises fade after a few seconds.
-#[derive(Component, Default)]
-pub struct Ears(Stimuli<Alert, f32, 2>);
+/// What a guard hears: noises, with where they came from, fade after
+/// three seconds.
+type Ears = Senses<Alert, f32, 2>;
 
 /// Moves 4 units per second towards `to`; succeeds on arrival.
 struct MoveTo {
@@ -165,31 +166,26 @@ impl AgentTree for Duty {
     }
 }
 
-/// Before the trees tick: noises are heard, old ones fade, and the night
-/// falls every other ten seconds.
-fn hear(
-    time: Res<Time>,
-    mut guards: Query<(
-        &mut Guard,
-        &mut Ears,
-        &mut StimuliFlags<Alert>,
-        &mut DecisionFlags<Shift>,
-    )>,
-) {
-    let now = time.elapsed_secs_f64();
-    let night = (now as u64 / 10) % 2 == 1;
+/// Before the trees tick: noises are heard (`expire_stimuli`, chained
+/// after this system, then drops the old ones and sets the flags), and
+/// the night falls every other ten seconds.
+fn hear(time: Res<Time>, mut guards: Query<(&mut Guard, &mut Ears, &mut DecisionFlags<Shift>)>) {
+    let night = (time.elapsed_secs_f64() as u64 / 10) % 2 == 1;
     guards
         .par_iter_mut()
-        .for_each(|(mut guard, mut ears, mut alert, mut shift)| {
+        .for_each(|(mut guard, mut ears, mut shift)| {
             if guard.roll(60 * HZ as u64) {
                 let at = guard.pos + if guard.roll(2) { 2.0 } else { -2.0 };
-                ears.0.add_evicting(Alert::NOISE, 3.0, at);
+                ears.add_evicting(Alert::NOISE, 3.0, at);
             }
-            alert.0 = ears.0.update(now);
-            if let Some(&at) = ears.0.data(Alert::NOISE) {
+            if let Some(&at) = ears.data(Alert::NOISE) {
                 guard.noise = at;
             }
-            shift.0 = if night { Shift::NIGHT } else { Shift::empty() };
+            shift.set_if_neq(DecisionFlags(if night {
+                Shift::NIGHT
+            } else {
+                Shift::empty()
+            }));
         });
 }
 
@@ -258,7 +254,12 @@ fn main() {
         .add_plugins(TreePlugin::<Duty>::new(Update))
         .register_type::<Duty>()
         .init_resource::<Tally>()
-        .add_systems(Update, hear.in_set(TreeSystems::Sense))
+        .add_systems(
+            Update,
+            (hear, expire_stimuli::<Alert, f32, 2>)
+                .chain()
+                .in_set(TreeSystems::Sense),
+        )
         .add_systems(Update, count_finished.after(TreeSystems::Tick));
     app.world_mut().spawn_batch((0..agents).map(recruit));
     let mut next_seed = agents;

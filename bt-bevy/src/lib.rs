@@ -92,7 +92,9 @@
 //!   [`Time::elapsed_secs_f64`] and its `dt` is [`Time::delta_secs_f64`] of
 //!   the schedule's default clock (`Time<Virtual>` in `Update`,
 //!   `Time<Fixed>` in `FixedUpdate`); its flags come from the optional
-//!   components [`DecisionFlags`] and [`StimuliFlags`], and its agent id is
+//!   components [`DecisionFlags`] and [`StimuliFlags`] (the system
+//!   [`expire_stimuli`] fills the latter from a [`Senses`] store of stimuli
+//!   that expire), and its agent id is
 //!   the entity's bits. A tick marks the state and the agent as changed,
 //!   as any `&mut` access does, unless the plugin is built
 //!   [`without_change_detection`](TreePlugin::without_change_detection);
@@ -126,7 +128,7 @@ use bt::bitflags::Flags;
 use bt::{BehaviorTree, Ctx, Status};
 use core::fmt;
 use core::marker::PhantomData;
-use core::ops::Deref;
+use core::ops::{Deref, DerefMut};
 use std::sync::Arc;
 
 pub use bt;
@@ -178,11 +180,64 @@ pub enum TreeSystems {
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DecisionFlags<D: Send + Sync + 'static>(pub D);
 
-/// The stimuli flags of an agent's tick context, usually the result of
-/// [`bt::Stimuli::update`] on the agent's store. An agent without this
+/// The stimuli flags of an agent's tick context, usually written by
+/// [`expire_stimuli`] from the agent's [`Senses`]. An agent without this
 /// component ticks with no stimuli flags set.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct StimuliFlags<S: Send + Sync + 'static>(pub S);
+
+/// An agent's store of stimuli ([`bt::Stimuli`]: flags that expire, with
+/// data), as a component. Systems add stimuli to it; [`expire_stimuli`]
+/// drops the expired ones and publishes the rest as [`StimuliFlags`].
+#[derive(Component, Clone, Debug, Default)]
+pub struct Senses<S, T = (), const N: usize = 8>(pub bt::Stimuli<S, T, N>)
+where
+    S: Flags + Copy + Send + Sync + 'static,
+    T: Send + Sync + 'static;
+
+impl<S, T, const N: usize> Deref for Senses<S, T, N>
+where
+    S: Flags + Copy + Send + Sync + 'static,
+    T: Send + Sync + 'static,
+{
+    type Target = bt::Stimuli<S, T, N>;
+
+    fn deref(&self) -> &bt::Stimuli<S, T, N> {
+        &self.0
+    }
+}
+
+impl<S, T, const N: usize> DerefMut for Senses<S, T, N>
+where
+    S: Flags + Copy + Send + Sync + 'static,
+    T: Send + Sync + 'static,
+{
+    fn deref_mut(&mut self) -> &mut bt::Stimuli<S, T, N> {
+        &mut self.0
+    }
+}
+
+/// A system for [`TreeSystems::Sense`]: advances every [`Senses`] store to
+/// the current time (dropping the stimuli that expired) and writes its
+/// flags into the agent's [`StimuliFlags`], so that the trees see the
+/// stimuli still held at this tick.
+///
+/// `app.add_systems(Update, expire_stimuli::<Alert, f32, 2>.in_set(TreeSystems::Sense))`
+pub fn expire_stimuli<S, T, const N: usize>(
+    time: Res<Time>,
+    mut agents: Query<(&mut Senses<S, T, N>, &mut StimuliFlags<S>)>,
+) where
+    S: Flags + Copy + PartialEq + Send + Sync + 'static,
+    T: Send + Sync + 'static,
+{
+    let now = time.elapsed_secs_f64();
+    agents.par_iter_mut().for_each(|(mut senses, mut flags)| {
+        let held = senses.update(now);
+        // Written only when it changes, so `Changed<StimuliFlags<S>>`
+        // means "new stimuli".
+        flags.set_if_neq(StimuliFlags(held));
+    });
+}
 
 /// The shared state of tree `T`, one for every agent that runs it: a
 /// resource that the plugin creates with `T::Shared::default()`.

@@ -660,3 +660,41 @@ fn shared_nodes_hold_their_limits_across_bevys_threads_and_leaving_agents_let_go
     assert_eq!(shared.post.inside(), 0);
     assert_eq!(shared.pair.members(), 0);
 }
+
+#[test]
+fn stimuli_held_in_senses_reach_the_tree_until_they_expire() {
+    use bt_bevy::{Senses as Store, expire_stimuli};
+    let mut app = app::<Duty>();
+    app.add_systems(
+        bevy_app::Update,
+        expire_stimuli::<Senses, (), 8>.in_set(TreeSystems::Sense),
+    );
+    let agent = app
+        .world_mut()
+        .spawn((
+            Sentry {
+                post: 100,
+                ..Sentry::default()
+            },
+            Duty::default(),
+            Store::<Senses>::default(),
+            StimuliFlags(Senses::empty()),
+        ))
+        .id();
+    let alarms = |app: &App| app.world().get::<Sentry>(agent).unwrap().alarms;
+    let flags = |app: &App| app.world().get::<StimuliFlags<Senses>>(agent).unwrap().0;
+    frame(&mut app, 0.1);
+    assert_eq!((flags(&app), alarms(&app)), (Senses::empty(), 0));
+    // Heard at 0.1 (the store's time), for 0.25 s: held at 0.2 and 0.3,
+    // gone at 0.4. The tree raises the alarm on the first tick that sees
+    // it (and, as a decider does, stays in that branch while it runs).
+    let mut store = app.world_mut().get_mut::<Store<Senses>>(agent).unwrap();
+    store.add(Senses::NOISE, 0.25, ()).unwrap();
+    frame(&mut app, 0.1);
+    assert_eq!((flags(&app), alarms(&app)), (Senses::NOISE, 1));
+    frame(&mut app, 0.1);
+    assert_eq!(flags(&app), Senses::NOISE);
+    frame(&mut app, 0.1);
+    assert_eq!(flags(&app), Senses::empty());
+    assert!(app.world().get::<Store<Senses>>(agent).unwrap().is_empty());
+}
