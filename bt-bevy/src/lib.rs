@@ -330,6 +330,11 @@ pub struct TreePlugin<T> {
     tree: PhantomData<fn() -> T>,
 }
 
+/// The default smallest batch of agents a thread ticks: fewer agents than
+/// this are ticked on the system's own thread, since handing them to the
+/// task pool costs more (tens of microseconds per frame) than ticking them.
+pub const DEFAULT_MIN_BATCH: usize = 1024;
+
 /// How the plugin's system ticks.
 #[derive(Clone)]
 struct Settings {
@@ -343,7 +348,7 @@ impl<T> TreePlugin<T> {
         TreePlugin {
             schedule: schedule.intern(),
             settings: Settings {
-                batching: BatchingStrategy::new(),
+                batching: BatchingStrategy::new().min_batch_size(DEFAULT_MIN_BATCH),
                 mark_changed: true,
             },
             tree: PhantomData,
@@ -351,9 +356,10 @@ impl<T> TreePlugin<T> {
     }
 
     /// How the agents are split into batches for the compute task pool's
-    /// threads (by default, one batch per thread). With
-    /// `BatchingStrategy::fixed(usize::MAX)` every agent is ticked on one
-    /// thread.
+    /// threads: by default one batch per thread, of at least
+    /// [`DEFAULT_MIN_BATCH`] agents. A population no larger than the
+    /// smallest batch is ticked on the system's own thread; with
+    /// `BatchingStrategy::fixed(usize::MAX)` every agent always is.
     pub fn batching(mut self, batching: BatchingStrategy) -> Self {
         self.settings.batching = batching;
         self
@@ -363,10 +369,10 @@ impl<T> TreePlugin<T> {
     ///
     /// By default every tick marks both, as any `&mut` access in Bevy does,
     /// so `Changed<Agent>` filters and inspectors that watch components see
-    /// what the trees did. Writing those change ticks costs a few
-    /// nanoseconds per agent (`BENCHMARKS-bevy.md` measures it); a program
-    /// that never asks can turn it off. Changes made by other systems are
-    /// still detected.
+    /// what the trees did. Writing those change ticks costs up to a few
+    /// nanoseconds per agent-tick (`BENCHMARKS-bevy.md` measures it); a
+    /// program that never asks can turn it off. Changes made by other
+    /// systems are still detected.
     pub fn without_change_detection(mut self) -> Self {
         self.settings.mark_changed = false;
         self
@@ -433,36 +439,77 @@ fn tick<T: AgentTree, const MARK_CHANGED: bool>(
     let clock = Ctx::<T::Decision, T::Stimuli>::new(time.elapsed_secs_f64(), time.delta_secs_f64());
     let shared: &T::Shared = &shared;
     let finished_ref = &*finished;
-    agents
-        .par_iter_mut()
-        .batching_strategy(batching.clone())
-        // Each batch borrows its thread's buffer once.
-        .for_each_init(
-            || finished_ref.borrow_local_mut(),
-            |done, (entity, mut state, mut agent, flags, stimuli)| {
-                let mut cx = clock.agent(entity.to_bits());
-                if let Some(flags) = flags {
-                    cx.flags = flags.0;
+    // Below one batch, the task pool would cost more than the ticks.
+    let count = agents.iter().size_hint().1.unwrap_or(usize::MAX);
+    if count <= batching.batch_size_limits.start {
+        let mut done = finished_ref.borrow_local_mut();
+        // `for_each` folds table by table, which a `for` loop does not.
+        agents
+            .iter_mut()
+            .for_each(|(entity, state, agent, flags, stimuli)| {
+                let cx = context(clock, entity, flags, stimuli);
+                if let Some(end) = tick_one::<T, MARK_CHANGED>(entity, state, agent, &cx, shared) {
+                    done.push(end);
                 }
-                if let Some(stimuli) = stimuli {
-                    cx.stimuli = stimuli.0;
-                }
-                let status = if MARK_CHANGED {
-                    state.tick_agent(&mut agent, &cx, shared)
-                } else {
-                    let agent = agent.bypass_change_detection();
-                    state
-                        .bypass_change_detection()
-                        .tick_agent(agent, &cx, shared)
-                };
-                if status.is_done() {
-                    done.push(TreeFinished::new(entity, status));
-                }
-            },
-        );
+            });
+    } else {
+        agents
+            .par_iter_mut()
+            .batching_strategy(batching.clone())
+            // Each batch borrows its thread's buffer once.
+            .for_each_init(
+                || finished_ref.borrow_local_mut(),
+                |done, (entity, state, agent, flags, stimuli)| {
+                    let cx = context(clock, entity, flags, stimuli);
+                    if let Some(end) =
+                        tick_one::<T, MARK_CHANGED>(entity, state, agent, &cx, shared)
+                    {
+                        done.push(end);
+                    }
+                },
+            );
+    }
     for batch in finished.iter_mut() {
         messages.write_batch(batch.drain(..));
     }
+}
+
+/// One agent's tick context: the frame's clock, the agent's id and flags.
+#[inline(always)]
+fn context<D: Flags + Copy + Send + Sync + 'static, S: Flags + Copy + Send + Sync + 'static>(
+    clock: Ctx<D, S>,
+    entity: Entity,
+    flags: Option<&DecisionFlags<D>>,
+    stimuli: Option<&StimuliFlags<S>>,
+) -> Ctx<D, S> {
+    let mut cx = clock.agent(entity.to_bits());
+    if let Some(flags) = flags {
+        cx.flags = flags.0;
+    }
+    if let Some(stimuli) = stimuli {
+        cx.stimuli = stimuli.0;
+    }
+    cx
+}
+
+/// Ticks one agent; what finished, to be written as a message.
+#[inline(always)]
+fn tick_one<T: AgentTree, const MARK_CHANGED: bool>(
+    entity: Entity,
+    mut state: Mut<T>,
+    mut agent: Mut<T::Agent>,
+    cx: &Ctx<T::Decision, T::Stimuli>,
+    shared: &T::Shared,
+) -> Option<TreeFinished<T>> {
+    let status = if MARK_CHANGED {
+        state.tick_agent(&mut agent, cx, shared)
+    } else {
+        let agent = agent.bypass_change_detection();
+        state
+            .bypass_change_detection()
+            .tick_agent(agent, cx, shared)
+    };
+    status.is_done().then(|| TreeFinished::new(entity, status))
 }
 
 /// Halts `entity`'s tree if it runs, while its state and agent are there.
