@@ -4,6 +4,7 @@
 //! running nodes exactly once, and reflection shows the running node.
 
 use bevy_app::App;
+use bevy_ecs::batching::BatchingStrategy;
 use bevy_ecs::prelude::*;
 use bevy_ecs::reflect::{AppTypeRegistry, ReflectComponent};
 use bevy_ecs::schedule::ScheduleLabel;
@@ -607,7 +608,11 @@ fn ticks_mark_agents_changed_unless_the_plugin_is_told_not_to() {
 
 #[test]
 fn shared_nodes_hold_their_limits_across_bevys_threads_and_leaving_agents_let_go() {
-    let mut app = app::<Squad>();
+    // Batches of 64, so that the 1,000 agents tick on every thread.
+    let mut app = App::new();
+    app.init_resource::<Time>().add_plugins(
+        TreePlugin::<Squad>::default().batching(BatchingStrategy::new().min_batch_size(64)),
+    );
     let agents: Vec<Entity> = (0..1_000)
         .map(|_| {
             app.world_mut()
