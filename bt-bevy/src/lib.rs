@@ -348,7 +348,9 @@ impl<T> TreePlugin<T> {
         TreePlugin {
             schedule: schedule.intern(),
             settings: Settings {
-                batching: BatchingStrategy::new().min_batch_size(DEFAULT_MIN_BATCH),
+                batching: BatchingStrategy::new()
+                    .min_batch_size(DEFAULT_MIN_BATCH)
+                    .batches_per_thread(4),
                 mark_changed: true,
             },
             tree: PhantomData,
@@ -356,8 +358,9 @@ impl<T> TreePlugin<T> {
     }
 
     /// How the agents are split into batches for the compute task pool's
-    /// threads: by default one batch per thread, of at least
-    /// [`DEFAULT_MIN_BATCH`] agents. A population no larger than the
+    /// threads: by default four batches per thread (so that a thread that
+    /// finishes early takes another), of at least [`DEFAULT_MIN_BATCH`]
+    /// agents. A population no larger than the
     /// smallest batch is ticked on the system's own thread; with
     /// `BatchingStrategy::fixed(usize::MAX)` every agent always is.
     pub fn batching(mut self, batching: BatchingStrategy) -> Self {
