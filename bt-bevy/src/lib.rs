@@ -326,7 +326,9 @@ impl<T: 'static> Message for TreeFinished<T> {}
 /// program advances itself).
 pub struct TreePlugin<T> {
     schedule: InternedScheduleLabel,
-    settings: Settings,
+    batching: BatchingStrategy,
+    /// Whether ticks mark the state and the agent as changed.
+    mark_changed: bool,
     tree: PhantomData<fn() -> T>,
 }
 
@@ -335,24 +337,15 @@ pub struct TreePlugin<T> {
 /// task pool costs more (tens of microseconds per frame) than ticking them.
 pub const DEFAULT_MIN_BATCH: usize = 1024;
 
-/// How the plugin's system ticks.
-#[derive(Clone)]
-struct Settings {
-    batching: BatchingStrategy,
-    mark_changed: bool,
-}
-
 impl<T> TreePlugin<T> {
     /// Ticks the tree in `schedule`.
     pub fn new(schedule: impl ScheduleLabel) -> Self {
         TreePlugin {
             schedule: schedule.intern(),
-            settings: Settings {
-                batching: BatchingStrategy::new()
-                    .min_batch_size(DEFAULT_MIN_BATCH)
-                    .batches_per_thread(4),
-                mark_changed: true,
-            },
+            batching: BatchingStrategy::new()
+                .min_batch_size(DEFAULT_MIN_BATCH)
+                .batches_per_thread(4),
+            mark_changed: true,
             tree: PhantomData,
         }
     }
@@ -360,11 +353,11 @@ impl<T> TreePlugin<T> {
     /// How the agents are split into batches for the compute task pool's
     /// threads: by default four batches per thread (so that a thread that
     /// finishes early takes another), of at least [`DEFAULT_MIN_BATCH`]
-    /// agents. A population no larger than the
-    /// smallest batch is ticked on the system's own thread; with
-    /// `BatchingStrategy::fixed(usize::MAX)` every agent always is.
+    /// agents. A population no larger than the smallest batch is ticked on
+    /// the system's own thread; with `BatchingStrategy::fixed(usize::MAX)`
+    /// every agent always is.
     pub fn batching(mut self, batching: BatchingStrategy) -> Self {
-        self.settings.batching = batching;
+        self.batching = batching;
         self
     }
 
@@ -377,7 +370,7 @@ impl<T> TreePlugin<T> {
     /// program that never asks can turn it off. Changes made by other
     /// systems are still detected.
     pub fn without_change_detection(mut self) -> Self {
-        self.settings.mark_changed = false;
+        self.mark_changed = false;
         self
     }
 }
@@ -394,8 +387,8 @@ impl<T: AgentTree> Plugin for TreePlugin<T> {
         // One system per setting of change detection, so that each is
         // compiled for its own (the choice inside the loop costs more than
         // the change ticks it saves).
-        let batching = self.settings.batching.clone();
-        let system = if self.settings.mark_changed {
+        let batching = self.batching.clone();
+        let system = if self.mark_changed {
             tick::<T, true>
                 .with_input(batching)
                 .in_set(TreeSystems::Tick)
