@@ -71,9 +71,7 @@ impl Plain {
 
     fn checksum(&self) -> Checksum {
         let agents: Vec<Agent> = self.pairs.iter().map(|(_, a)| a.clone()).collect();
-        let mut sum = Checksum::default();
-        sum.agents(&agents, true);
-        sum
+        Checksum::of_agents(&agents)
     }
 }
 
@@ -101,9 +99,7 @@ fn checksum(app: &mut App) -> Checksum {
     let world = app.world_mut();
     let mut agents: Vec<Agent> = world.query::<&Agent>().iter(world).cloned().collect();
     agents.sort_by_key(|a| a.id);
-    let mut sum = Checksum::default();
-    sum.agents(&agents, true);
-    sum
+    Checksum::of_agents(&agents)
 }
 
 fn main() {

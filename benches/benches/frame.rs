@@ -68,9 +68,7 @@ impl<S: Default + Send> Population<S> {
     /// What the leaves saw, summed over the agents.
     fn checksum(&self) -> Checksum {
         let agents: Vec<Agent> = self.pairs.iter().map(|(_, a)| a.clone()).collect();
-        let mut sum = Checksum::default();
-        sum.agents(&agents, true);
-        sum
+        Checksum::of_agents(&agents)
     }
 }
 

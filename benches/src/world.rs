@@ -248,6 +248,13 @@ impl Checksum {
         }] += 1;
     }
 
+    /// The agents' leaf records and halts, in the order given.
+    pub fn of_agents(agents: &[Agent]) -> Checksum {
+        let mut sum = Checksum::default();
+        sum.agents(agents, true);
+        sum
+    }
+
     /// Folds in the agents' leaf records.
     pub fn agents(&mut self, agents: &[Agent], with_halts: bool) {
         for (i, a) in agents.iter().enumerate() {

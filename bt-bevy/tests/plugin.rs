@@ -181,11 +181,10 @@ impl AgentTree for Tower {
     }
 }
 
-/// An app with a clock the test advances, and `T`'s plugin in `Update`.
-fn app<T: AgentTree>() -> App {
+/// An app with a clock the test advances, and `plugin`.
+fn app<T: AgentTree>(plugin: TreePlugin<T>) -> App {
     let mut app = App::new();
-    app.init_resource::<Time>()
-        .add_plugins(TreePlugin::<T>::default());
+    app.init_resource::<Time>().add_plugins(plugin);
     app
 }
 
@@ -219,7 +218,7 @@ fn the_plugin_ticks_like_a_plain_loop_with_the_same_contexts() {
     const AGENTS: u64 = 5_000;
     const FRAMES: u64 = 40;
     const DT: f64 = 0.25;
-    let mut app = app::<Duty>();
+    let mut app = app(TreePlugin::<Duty>::default());
     // The same agents, ticked by hand beside the app.
     let mut plain: Vec<(Entity, Sentry, Duty)> = (0..AGENTS)
         .map(|i| {
@@ -290,7 +289,7 @@ fn the_plugin_ticks_like_a_plain_loop_with_the_same_contexts() {
 
 #[test]
 fn leaving_agents_halt_their_running_leaves_exactly_once_and_return_permits() {
-    let mut app = app::<Tower>();
+    let mut app = app(TreePlugin::<Tower>::default());
     let spawn = |app: &mut App| {
         let sentry = Sentry {
             post: 100,
@@ -371,7 +370,7 @@ fn leaving_agents_halt_their_running_leaves_exactly_once_and_return_permits() {
 
 #[test]
 fn despawning_thousands_of_running_agents_halts_each_once() {
-    let mut app = app::<Duty>();
+    let mut app = app(TreePlugin::<Duty>::default());
     let agents: Vec<(Entity, Arc<AtomicU32>)> = (0..4_000)
         .map(|i| {
             let sentry = Sentry {
@@ -404,7 +403,7 @@ fn despawning_thousands_of_running_agents_halts_each_once() {
 
 #[test]
 fn finished_trees_write_one_message_with_their_status() {
-    let mut app = app::<Duty>();
+    let mut app = app(TreePlugin::<Duty>::default());
     let even = app
         .world_mut()
         .spawn((
@@ -504,7 +503,7 @@ fn sense_and_act_systems_order_around_the_tick_in_the_chosen_schedule() {
 
 #[test]
 fn reflection_shows_the_running_node_through_the_type_registry() {
-    let mut app = app::<Duty>();
+    let mut app = app(TreePlugin::<Duty>::default());
     app.register_type::<Duty>();
     let agent = app
         .world_mut()
@@ -584,10 +583,8 @@ fn ticks_mark_agents_changed_unless_the_plugin_is_told_not_to() {
         (TreePlugin::<Duty>::default(), 30),
         (TreePlugin::<Duty>::default().without_change_detection(), 0),
     ] {
-        let mut app = App::new();
-        app.init_resource::<Time>()
-            .init_resource::<ChangedCount>()
-            .add_plugins(plugin)
+        let mut app = app(plugin);
+        app.init_resource::<ChangedCount>()
             .add_systems(bevy_app::Update, count_changed.after(TreeSystems::Tick));
         for _ in 0..30 {
             app.world_mut().spawn((
@@ -609,10 +606,8 @@ fn ticks_mark_agents_changed_unless_the_plugin_is_told_not_to() {
 #[test]
 fn shared_nodes_hold_their_limits_across_bevys_threads_and_leaving_agents_let_go() {
     // Batches of 64, so that the 1,000 agents tick on every thread.
-    let mut app = App::new();
-    app.init_resource::<Time>().add_plugins(
-        TreePlugin::<Squad>::default().batching(BatchingStrategy::new().min_batch_size(64)),
-    );
+    let mut app =
+        app(TreePlugin::<Squad>::default().batching(BatchingStrategy::new().min_batch_size(64)));
     let agents: Vec<Entity> = (0..1_000)
         .map(|_| {
             app.world_mut()
@@ -674,7 +669,7 @@ fn shared_nodes_hold_their_limits_across_bevys_threads_and_leaving_agents_let_go
 #[test]
 fn stimuli_held_in_senses_reach_the_tree_until_they_expire() {
     use bt_bevy::{Senses as Store, expire_stimuli};
-    let mut app = app::<Duty>();
+    let mut app = app(TreePlugin::<Duty>::default());
     app.add_systems(
         bevy_app::Update,
         expire_stimuli::<Senses, (), 8>.in_set(TreeSystems::Sense),
