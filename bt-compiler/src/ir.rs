@@ -76,6 +76,11 @@ pub enum Shape {
     /// of a sequence or select, plain or reactive), so no `Option` of its
     /// own.
     Memory,
+    /// The memory of stateful leaf `.0`, this sequence's or select's only
+    /// child that can run. The node lives in its parent's variant, which
+    /// exists only while the leaf runs, so that variant says by itself that
+    /// both run: it holds the leaf's memory and nothing of the node's own.
+    LeafOf(usize),
     /// The embedded tree's active part.
     Subtree,
     /// Exactly its only child's state: the node maps statuses, or keeps

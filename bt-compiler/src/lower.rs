@@ -370,20 +370,56 @@ fn analyse(nodes: &mut [Node], times: bool) {
     // A stateful leaf under a sequence or select lives in its parent's
     // variant, which says by itself that the leaf runs.
     for id in 0..nodes.len() {
-        let in_variant = nodes[id].parent.is_some_and(|p| {
-            matches!(
-                nodes[p].kind,
-                Kind::Sequence
-                    | Kind::SequenceWithMemory
-                    | Kind::Select
-                    | Kind::ReactiveSequence
-                    | Kind::ReactiveSelect
-            )
-        });
+        let in_variant = nodes[id]
+            .parent
+            .is_some_and(|p| holds_in_variant(&nodes[p].kind));
         if in_variant && nodes[id].shape == Shape::Leaf {
             nodes[id].shape = Shape::Memory;
         }
     }
+    // A small sequence or select that lives in its parent's variant and
+    // whose only child that can run is such a leaf keeps nothing but the
+    // leaf's memory: no enum of its own, no second tag to test on resume.
+    let mut sizes = vec![1; nodes.len()];
+    for id in (1..nodes.len()).rev() {
+        if let Some(p) = nodes[id].parent {
+            sizes[p] += sizes[id];
+        }
+    }
+    for id in 0..nodes.len() {
+        let kind_fits = matches!(
+            nodes[id].kind,
+            Kind::Sequence | Kind::Select | Kind::ReactiveSequence | Kind::ReactiveSelect
+        );
+        let held = nodes[id]
+            .parent
+            .is_some_and(|p| holds_in_variant(&nodes[p].kind));
+        let mut running = nodes[id].children.iter().filter(|&&c| nodes[c].can_run);
+        if let (true, true, Some(&c), None) = (kind_fits, held, running.next(), running.next())
+            && sizes[id] <= COLLAPSE_NODES
+            && nodes[c].shape == Shape::Memory
+        {
+            nodes[id].shape = Shape::LeafOf(c);
+        }
+    }
+}
+
+/// Nodes (itself included) of the largest sequence or select that becomes
+/// its leaf's memory ([`Shape::LeafOf`]): small enough that its code is
+/// never outlined into a function of its own.
+const COLLAPSE_NODES: usize = 16;
+
+/// Whether a node of this kind keeps each running child in a variant of
+/// its own enum that exists only while that child runs.
+fn holds_in_variant(kind: &Kind) -> bool {
+    matches!(
+        kind,
+        Kind::Sequence
+            | Kind::SequenceWithMemory
+            | Kind::Select
+            | Kind::ReactiveSequence
+            | Kind::ReactiveSelect
+    )
 }
 
 /// The state layout of `node`, whose `has_state` is known.

@@ -188,6 +188,26 @@ impl Generator {
         }
     }
 
+    /// Children of which only one can run, a stateful leaf, among
+    /// conditions: the shape whose composite keeps just the leaf's memory.
+    fn guarded_leaf(&mut self) -> Vec<String> {
+        let conditions = self.rng.below(4);
+        let at = self.rng.below(conditions + 1);
+        (0..=conditions)
+            .map(|i| {
+                self.budget = self.budget.saturating_sub(1);
+                let k = self.expr();
+                if i == at {
+                    format!("L {{ k: {k} }}")
+                } else if self.rng.chance(25) {
+                    format!("invert {{ cond w.c({k}) }}")
+                } else {
+                    format!("cond w.c({k})")
+                }
+            })
+            .collect()
+    }
+
     fn children(&mut self, at: Place, passes_over: bool, min: usize, max: usize) -> Vec<String> {
         let n = min + self.rng.below(max - min + 1);
         let inner = Place {
@@ -195,7 +215,18 @@ impl Generator {
             depth: at.depth + 1,
             ..at
         };
-        (0..n).map(|_| self.node(inner)).collect()
+        (0..n)
+            .map(|_| {
+                // Under a sequence or select, often a guarded leaf: a
+                // composite its parent holds as the leaf's memory alone.
+                if passes_over && self.budget > 0 && self.rng.chance(30) {
+                    let kw = self.rng.pick(&IN_ORDER[..4]);
+                    format!("{kw} {{ {} }}", self.guarded_leaf().join(", "))
+                } else {
+                    self.node(inner)
+                }
+            })
+            .collect()
     }
 
     fn child(&mut self, at: Place) -> String {
@@ -218,7 +249,11 @@ impl Generator {
             let node = match self.rng.below(40) {
                 0..=2 => {
                     let kw = self.rng.pick(IN_ORDER);
-                    let c = self.children(at, true, 1, 4);
+                    let c = if self.rng.chance(30) {
+                        self.guarded_leaf()
+                    } else {
+                        self.children(at, true, 1, 4)
+                    };
                     format!("{kw} {{ {} }}", c.join(", "))
                 }
                 3 => {

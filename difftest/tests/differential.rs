@@ -50,6 +50,47 @@ fn the_generated_trees_include_ticks_split_into_functions() {
 }
 
 #[test]
+fn the_generated_trees_include_sequences_held_as_their_leafs_memory() {
+    // A sequence or select whose only child that can run is a stateful
+    // leaf keeps just the leaf's memory in its parent's variant, plain or
+    // reactive, under a plain or reactive parent: the comparison covers
+    // each pairing.
+    let expansion = bt_compiler::expand(SOURCE.parse().expect("tokens")).to_string();
+    let held = "So is its only child that can run,";
+    let holders = [
+        "sequence",
+        "select",
+        "reactive_sequence",
+        "reactive_select",
+        "sequence_with_memory",
+    ];
+    for holder in holders {
+        for node in ["sequence", "select", "reactive_sequence", "reactive_select"] {
+            let found = expansion
+                .split("# [doc = \" State of n")
+                .filter(|state| {
+                    state
+                        .split_once(' ')
+                        .is_some_and(|(_, rest)| rest.starts_with(&format!("{holder} ")))
+                })
+                .flat_map(|state| state.split("# [doc = \"").skip(1))
+                .filter(|variant| variant.contains(held))
+                .filter(|variant| {
+                    variant
+                        .trim_start()
+                        .split_once(' ')
+                        .is_some_and(|(_, rest)| rest.starts_with(&format!("{node} ")))
+                })
+                .count();
+            assert!(
+                found > 0,
+                "seed {SEED}: no {node} held as its leaf's memory by a {holder}"
+            );
+        }
+    }
+}
+
+#[test]
 fn compiled_trees_match_the_interpreter() {
     let program = Program::parse(SOURCE)
         .unwrap_or_else(|e| panic!("the interpreter rejects the generated trees: {e:?}"));

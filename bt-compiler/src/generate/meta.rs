@@ -125,7 +125,7 @@ impl Gen<'_> {
         match &node.shape {
             Shape::None => quote!(false),
             // Its parent's variant exists only while it runs.
-            Shape::Memory => quote!(true),
+            Shape::Memory | Shape::LeafOf(_) => quote!(true),
             Shape::Leaf | Shape::Wait | Shape::Ticket => {
                 quote!(::core::option::Option::is_some(#place))
             }
@@ -272,6 +272,8 @@ impl Gen<'_> {
                 };
                 quote!(<#path as ::__bt::__private::Embed>::visit_active(#place, #depth + #node_depth + 1, #visitor);)
             }
+            // The running leaf's memory is this node's whole state.
+            Shape::LeafOf(leaf) => self.visit(*leaf, Some(place), None),
             Shape::Record(fields) => {
                 // Several children: name the record once.
                 let several = fields.contains(&Field::Children);

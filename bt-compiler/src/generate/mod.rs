@@ -444,6 +444,7 @@ impl Gen<'_> {
             (Shape::Ticket, _) => quote!(::core::option::Option<::core::primitive::u32>),
             (Shape::Arrived, _) => quote!(bool),
             (Shape::Child, _) => self.ty(node.children[0]),
+            (Shape::LeafOf(leaf), _) => self.ty(*leaf),
             _ => {
                 let ident = self.type_ident(id);
                 quote!(#ident)

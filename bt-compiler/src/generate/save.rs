@@ -79,6 +79,7 @@ impl Gen<'_> {
             (Shape::Leaf, Kind::Leaf { path, .. }) => (path, "slot"),
             (Shape::Memory, Kind::Leaf { path, .. }) => (path, "memory"),
             (Shape::Child, _) => return self.saved_state(node.children[0]),
+            (Shape::LeafOf(leaf), _) => return self.saved_state(*leaf),
             _ => return TokenStream::new(),
         };
         if self.tree.serde.is_none() {

@@ -63,6 +63,7 @@ impl Gen<'_> {
                 quote!(#call;)
             }
             Shape::Child => self.halt_place(node.children[0], place),
+            Shape::LeafOf(leaf) => self.halt_place(*leaf, place),
             Shape::Wait => quote!(*(#place) = ::core::option::Option::None;),
             Shape::Ticket => {
                 let Kind::Request { stream, slot, .. } = &node.kind else {
@@ -193,7 +194,14 @@ impl Gen<'_> {
                 continue;
             }
             let variant = self.variant(c);
-            let child_doc = format!("{} {child_is}", child.describe());
+            let child_doc = match child.shape {
+                Shape::LeafOf(leaf) => format!(
+                    "{} {child_is} So is its only child that can run,{}: this is its memory.",
+                    child.describe(),
+                    self.tree.node(leaf).describe()
+                ),
+                _ => format!("{} {child_is}", child.describe()),
+            };
             let fields = self.variant_fields(c);
             if fields.is_empty() {
                 variants.push(quote!(#[doc = #child_doc] #variant,));

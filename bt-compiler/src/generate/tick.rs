@@ -29,6 +29,17 @@ enum OneOf {
     Memory,
 }
 
+/// A leaf's memory held alone in a variant: see [`Gen::held_in_variant`].
+struct Held {
+    /// The sequence or select whose enum has the variant.
+    holder: usize,
+    /// The holder's child the variant is for: the leaf, or the sequence or
+    /// select that is its memory.
+    child: usize,
+    /// The holder is reactive.
+    reactive: bool,
+}
+
 /// When a `parallel` finishes.
 #[derive(Clone, Copy)]
 enum Finish {
@@ -260,15 +271,17 @@ impl Gen<'_> {
         let leaf = self.leaf_trait(path);
         let agent = self.agent_arg();
         let (params, memory, r) = (names::leaf(), names::memory(), names::result());
-        if let Some((parent, reactive)) = self.leaf_in_variant(id) {
-            // The parent's variant for this leaf exists only while the leaf
+        if let Some(held) = self.held_in_variant(id) {
+            // The holder's variant for this leaf exists only while the leaf
             // runs: match it directly and start on the stack. When the leaf
-            // returns `Running`, a plain parent moves the memory into its
-            // variant; a reactive one moves it into a local, which the parent
-            // puts in its variant after halting the child that ran before.
-            // No state on a temporary, no second look at the discriminant.
-            let (place, ty) = (self.place(parent), self.type_ident(parent));
-            let variant = self.variant(id);
+            // returns `Running`, a plain holder gets the memory moved into
+            // its variant; a reactive one gets it in a local, which the
+            // holder puts in its variant after halting the child that ran
+            // before. No state on a temporary, no second look at the
+            // discriminant.
+            let reactive = held.reactive;
+            let (place, ty) = (self.place(held.holder), self.type_ident(held.holder));
+            let variant = self.variant(held.child);
             let keep = if reactive {
                 let temp = names::temp();
                 quote!(#temp = ::core::option::Option::Some(#memory);)
@@ -362,20 +375,35 @@ impl Gen<'_> {
         }
     }
 
-    /// `Some((parent, reactive))` if stateful leaf `id` keeps its memory
-    /// in a variant of its parent's enum that [`one_of`](Self::one_of)
-    /// generates, and is entered by [`leaf`](Self::leaf) itself.
-    fn leaf_in_variant(&self, id: usize) -> Option<(usize, bool)> {
+    /// Where node `id`'s state is, if it is a stateful leaf's memory alone
+    /// in a variant of an enum that [`one_of`](Self::one_of) generates: a
+    /// leaf in its parent's variant ([`Shape::Memory`]), or a sequence or
+    /// select that is its leaf's memory ([`Shape::LeafOf`]), and the leaf
+    /// below it. Such a node is entered by its own code: the holder only
+    /// declares the local a reactive holder moves a new memory through, and
+    /// stores what it holds.
+    fn held_in_variant(&self, id: usize) -> Option<Held> {
         let node = self.tree.node(id);
-        if node.shape != Shape::Memory {
-            return None;
-        }
-        let parent = node.parent?;
+        let (holder, child) = match node.shape {
+            Shape::LeafOf(_) => (node.parent?, id),
+            Shape::Memory => {
+                let parent = node.parent?;
+                match self.tree.node(parent).shape {
+                    Shape::LeafOf(_) => (self.tree.node(parent).parent?, parent),
+                    _ => (parent, id),
+                }
+            }
+            _ => return None,
+        };
         let reactive = matches!(
-            self.tree.node(parent).kind,
+            self.tree.node(holder).kind,
             Kind::ReactiveSequence | Kind::ReactiveSelect
         );
-        Some((parent, reactive))
+        Some(Held {
+            holder,
+            child,
+            reactive,
+        })
     }
 
     /// `sequence`, `select` and their reactive forms. Children run in order
@@ -399,15 +427,34 @@ impl Gen<'_> {
         let memory = self.memory(id);
         let node = self.tree.node(id);
         let (label, place, ty) = self.frame(id);
+        let variant_here = self.variant(id);
         let r = names::result();
         let (next_status, stop_status, running) = (status(next), status(stop), status("Running"));
         let args = self.args();
-        let reset = node.has_state.then(|| {
-            if reactive {
-                quote!(#place.halt(#args);)
-            } else {
-                quote!(*#place = #ty::Idle;)
+        // A node that is its leaf's memory has no state of its own: the
+        // leaf's code stores and clears the holder's variant, and a reactive
+        // form halts the leaf there only if that variant is this node's.
+        let held = self
+            .held_in_variant(id)
+            .filter(|_| matches!(node.shape, Shape::LeafOf(_)));
+        let reset = node.has_state.then(|| match (&held, reactive) {
+            (Some(_), false) => TokenStream::new(),
+            (Some(held), true) => {
+                let Shape::LeafOf(leaf) = node.shape else {
+                    unreachable!("held sequences and selects are their leaf's memory")
+                };
+                let (holder, holder_ty) = (self.place(held.holder), self.type_ident(held.holder));
+                let x = names::matched();
+                let halt = self.halt_place(leaf, quote!(#x));
+                quote! {
+                    if let #holder_ty::#variant_here(#x) = #holder {
+                        #halt
+                        *#holder = #holder_ty::Idle;
+                    }
+                }
             }
+            (None, true) => quote!(#place.halt(#args);),
+            (None, false) => quote!(*#place = #ty::Idle;),
         });
         let pieces: Vec<TokenStream> = node
             .children
@@ -423,11 +470,11 @@ impl Gen<'_> {
                     let i = Literal::usize_unsuffixed(i);
                     quote!(#memory = #i;)
                 });
-                let in_variant = self.leaf_in_variant(c).is_some();
+                let in_variant = self.held_in_variant(c).is_some();
                 let setup = child.has_state.then(|| {
                     let child_place = self.place(c);
                     let child_ty = self.ty(c);
-                    if in_variant && !reactive {
+                    if in_variant && (!reactive || held.is_some()) {
                         TokenStream::new()
                     } else if in_variant {
                         // A leaf's memory, if it starts running (see `leaf`).
@@ -471,6 +518,7 @@ impl Gen<'_> {
                 let eval = self.eval(c);
                 let decide = if child.can_run {
                     let remember = match (child.has_state, reactive) {
+                        (true, _) if held.is_some() => quote!(),
                         (true, false) => quote!(),
                         (true, true) if !in_variant && self.small(c) => {
                             let entered = names::entered();
@@ -535,6 +583,11 @@ impl Gen<'_> {
                 if !self.tree.node(c).can_run {
                     return None;
                 }
+                if let Some(held) = &held {
+                    // The leaf runs if the holder's variant is this node's.
+                    let holder_ty = self.type_ident(held.holder);
+                    return Some(quote!(#holder_ty::#variant_here(..)));
+                }
                 let variant = self.variant(c);
                 Some(if self.tree.node(c).has_state {
                     quote!(#ty::#variant(..))
@@ -546,7 +599,7 @@ impl Gen<'_> {
                 Some(Literal::usize_unsuffixed(i).into_token_stream())
             }),
         };
-        let idle = node.has_state.then(|| quote!(*#place = #ty::Idle;));
+        let idle = (node.has_state && held.is_none()).then(|| quote!(*#place = #ty::Idle;));
         let restart = (form == OneOf::Memory).then(|| quote!(#memory = 0;));
         quote! {
             #label: {
@@ -614,6 +667,10 @@ impl Gen<'_> {
         // Where to enter: the running child, or with memory the stored index.
         let scrutinee = if node.keep.contains(&Keep::Next) {
             quote!(#memory)
+        } else if let Some(held) = self.held_in_variant(id) {
+            // A node that is its leaf's memory: the holder's variant.
+            let holder = self.place(held.holder);
+            quote!(*#holder)
         } else {
             quote!(*#place)
         };
