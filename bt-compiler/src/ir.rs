@@ -76,10 +76,13 @@ pub enum Shape {
     /// of a sequence or select, plain or reactive), so no `Option` of its
     /// own.
     Memory,
-    /// The memory of stateful leaf `.0`, this sequence's or select's only
-    /// child that can run. The node lives in its parent's variant, which
-    /// exists only while the leaf runs, so that variant says by itself that
-    /// both run: it holds the leaf's memory and nothing of the node's own.
+    /// The memory of stateful leaf `.0`, which runs exactly when this node
+    /// runs: the node is an `invert`, `force_success` or `force_failure`
+    /// over it, or a small sequence or select whose only child that can run
+    /// leads to it. The node lives in a sequence's or select's variant that
+    /// exists only while the leaf runs (directly, or below another such
+    /// node), so that variant says by itself that all of them run: it holds
+    /// the leaf's memory and nothing else.
     LeafOf(usize),
     /// The embedded tree's active part.
     Subtree,

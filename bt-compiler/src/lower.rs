@@ -368,38 +368,48 @@ fn analyse(nodes: &mut [Node], times: bool) {
         nodes[id].keep = keep(&nodes[id]);
     }
     // A stateful leaf under a sequence or select lives in its parent's
-    // variant, which says by itself that the leaf runs.
-    for id in 0..nodes.len() {
-        let in_variant = nodes[id]
-            .parent
-            .is_some_and(|p| holds_in_variant(&nodes[p].kind));
-        if in_variant && nodes[id].shape == Shape::Leaf {
-            nodes[id].shape = Shape::Memory;
-        }
-    }
-    // A small sequence or select that lives in its parent's variant and
-    // whose only child that can run is such a leaf keeps nothing but the
-    // leaf's memory: no enum of its own, no second tag to test on resume.
+    // variant, which says by itself that the leaf runs. So does a node that
+    // runs exactly when such a leaf below it runs: an `invert`,
+    // `force_success` or `force_failure` over it, or a small sequence or
+    // select whose only child that can run leads to it. Such a node keeps
+    // nothing but the leaf's memory: no enum or `Option` of its own, no
+    // second tag to test on resume.
     let mut sizes = vec![1; nodes.len()];
     for id in (1..nodes.len()).rev() {
         if let Some(p) = nodes[id].parent {
             sizes[p] += sizes[id];
         }
     }
-    for id in 0..nodes.len() {
-        let kind_fits = matches!(
-            nodes[id].kind,
+    // Bottom-up: the leaf whose memory would be all of a node's state.
+    let mut leaf_below: Vec<Option<usize>> = vec![None; nodes.len()];
+    for id in (0..nodes.len()).rev() {
+        let node = &nodes[id];
+        leaf_below[id] = match node.kind {
+            Kind::Leaf { .. } => Some(id),
+            Kind::Invert | Kind::ForceSuccess | Kind::ForceFailure => leaf_below[node.children[0]],
             Kind::Sequence | Kind::Select | Kind::ReactiveSequence | Kind::ReactiveSelect
-        );
-        let held = nodes[id]
-            .parent
-            .is_some_and(|p| holds_in_variant(&nodes[p].kind));
-        let mut running = nodes[id].children.iter().filter(|&&c| nodes[c].can_run);
-        if let (true, true, Some(&c), None) = (kind_fits, held, running.next(), running.next())
-            && sizes[id] <= COLLAPSE_NODES
-            && nodes[c].shape == Shape::Memory
-        {
-            nodes[id].shape = Shape::LeafOf(c);
+                if sizes[id] <= COLLAPSE_NODES =>
+            {
+                let mut running = node.children.iter().filter(|&&c| nodes[c].can_run);
+                match (running.next(), running.next()) {
+                    (Some(&c), None) => leaf_below[c],
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+    }
+    // Top-down: parents first.
+    for id in 1..nodes.len() {
+        let parent = nodes[id].parent.expect("only the root has no parent");
+        let in_variant = match nodes[parent].shape {
+            Shape::LeafOf(_) => nodes[id].can_run,
+            _ => holds_in_variant(&nodes[parent].kind),
+        };
+        match leaf_below[id] {
+            Some(leaf) if in_variant && leaf == id => nodes[id].shape = Shape::Memory,
+            Some(leaf) if in_variant => nodes[id].shape = Shape::LeafOf(leaf),
+            _ => {}
         }
     }
 }

@@ -188,9 +188,11 @@ impl Generator {
         }
     }
 
-    /// Children of which only one can run, a stateful leaf, among
-    /// conditions: the shape whose composite keeps just the leaf's memory.
-    fn guarded_leaf(&mut self) -> Vec<String> {
+    /// Children of which only one can run, among conditions: a stateful
+    /// leaf, maybe under `invert`, `force_success` or `force_failure`, or
+    /// another such composite. The composite and everything between it and
+    /// the leaf keep just the leaf's memory.
+    fn guarded_leaf(&mut self, nesting: usize) -> Vec<String> {
         let conditions = self.rng.below(4);
         let at = self.rng.below(conditions + 1);
         (0..=conditions)
@@ -198,7 +200,18 @@ impl Generator {
                 self.budget = self.budget.saturating_sub(1);
                 let k = self.expr();
                 if i == at {
-                    format!("L {{ k: {k} }}")
+                    let leaf = if nesting < 2 && self.rng.chance(25) {
+                        let kw = self.rng.pick(&IN_ORDER[..4]);
+                        format!("{kw} {{ {} }}", self.guarded_leaf(nesting + 1).join(", "))
+                    } else {
+                        format!("L {{ k: {k} }}")
+                    };
+                    if self.rng.chance(30) {
+                        let kw = self.rng.pick(&["invert", "force_success", "force_failure"]);
+                        format!("{kw} {{ {leaf} }}")
+                    } else {
+                        leaf
+                    }
                 } else if self.rng.chance(25) {
                     format!("invert {{ cond w.c({k}) }}")
                 } else {
@@ -217,11 +230,17 @@ impl Generator {
         };
         (0..n)
             .map(|_| {
-                // Under a sequence or select, often a guarded leaf: a
-                // composite its parent holds as the leaf's memory alone.
-                if passes_over && self.budget > 0 && self.rng.chance(30) {
+                // Under a sequence or select, often a guarded leaf or a
+                // status-mapping decorator over a leaf: nodes their parent
+                // holds as the leaf's memory alone.
+                let draw = self.rng.below(100);
+                if passes_over && self.budget > 0 && draw < 30 {
                     let kw = self.rng.pick(&IN_ORDER[..4]);
-                    format!("{kw} {{ {} }}", self.guarded_leaf().join(", "))
+                    format!("{kw} {{ {} }}", self.guarded_leaf(0).join(", "))
+                } else if passes_over && self.budget > 0 && draw < 40 {
+                    self.budget -= 1;
+                    let kw = self.rng.pick(&["invert", "force_success", "force_failure"]);
+                    format!("{kw} {{ L {{ k: {} }} }}", self.expr())
                 } else {
                     self.node(inner)
                 }
@@ -250,7 +269,7 @@ impl Generator {
                 0..=2 => {
                     let kw = self.rng.pick(IN_ORDER);
                     let c = if self.rng.chance(30) {
-                        self.guarded_leaf()
+                        self.guarded_leaf(0)
                     } else {
                         self.children(at, true, 1, 4)
                     };
@@ -382,7 +401,7 @@ impl Generator {
                 }
                 // Wider than one function of children: leaves, so that
                 // the tree stays small.
-                36 if self.rng.chance(20) => {
+                36 if self.rng.chance(35) => {
                     let kw = self.rng.pick(IN_ORDER);
                     let n = 33 + self.rng.below(40);
                     let inner = Place {

@@ -50,41 +50,50 @@ fn the_generated_trees_include_ticks_split_into_functions() {
 }
 
 #[test]
-fn the_generated_trees_include_sequences_held_as_their_leafs_memory() {
-    // A sequence or select whose only child that can run is a stateful
-    // leaf keeps just the leaf's memory in its parent's variant, plain or
-    // reactive, under a plain or reactive parent: the comparison covers
-    // each pairing.
+fn the_generated_trees_include_nodes_held_as_their_leafs_memory() {
+    // A node that runs exactly when a stateful leaf below it runs (a small
+    // sequence or select whose only child that can run leads to it, or a
+    // status-mapping decorator over it) keeps just the leaf's memory in
+    // its parent's variant: the comparison covers each pairing of such a
+    // node with the sequence or select holding it.
     let expansion = bt_compiler::expand(SOURCE.parse().expect("tokens")).to_string();
-    let held = "So is its only child that can run,";
-    let holders = [
-        "sequence",
-        "select",
-        "reactive_sequence",
-        "reactive_select",
-        "sequence_with_memory",
-    ];
-    for holder in holders {
+    let held = "which runs exactly when it does: this is its memory.";
+    let held_by = |holder: &str, node: &str| {
+        expansion
+            .split("# [doc = \" State of n")
+            .filter(|state| {
+                state
+                    .split_once(' ')
+                    .is_some_and(|(_, rest)| rest.starts_with(&format!("{holder} ")))
+            })
+            .flat_map(|state| state.split("# [doc = \"").skip(1))
+            .filter(|variant| variant.contains(held))
+            .filter(|variant| {
+                variant
+                    .trim_start()
+                    .split_once(' ')
+                    .is_some_and(|(_, rest)| rest.starts_with(&format!("{node} ")))
+            })
+            .count()
+    };
+    let plain = ["sequence", "select", "sequence_with_memory"];
+    let reactive = ["reactive_sequence", "reactive_select"];
+    // Every composite under every holder.
+    for holder in plain.iter().chain(&reactive) {
         for node in ["sequence", "select", "reactive_sequence", "reactive_select"] {
-            let found = expansion
-                .split("# [doc = \" State of n")
-                .filter(|state| {
-                    state
-                        .split_once(' ')
-                        .is_some_and(|(_, rest)| rest.starts_with(&format!("{holder} ")))
-                })
-                .flat_map(|state| state.split("# [doc = \"").skip(1))
-                .filter(|variant| variant.contains(held))
-                .filter(|variant| {
-                    variant
-                        .trim_start()
-                        .split_once(' ')
-                        .is_some_and(|(_, rest)| rest.starts_with(&format!("{node} ")))
-                })
-                .count();
+            assert!(
+                held_by(holder, node) > 0,
+                "seed {SEED}: no {node} held as its leaf's memory by a {holder}"
+            );
+        }
+    }
+    // Every decorator under a plain and under a reactive holder.
+    for node in ["invert", "force_success", "force_failure"] {
+        for holders in [&plain[..], &reactive[..]] {
+            let found: usize = holders.iter().map(|h| held_by(h, node)).sum();
             assert!(
                 found > 0,
-                "seed {SEED}: no {node} held as its leaf's memory by a {holder}"
+                "seed {SEED}: no {node} held as its leaf's memory by any of {holders:?}"
             );
         }
     }

@@ -272,8 +272,17 @@ impl Gen<'_> {
                 };
                 quote!(<#path as ::__bt::__private::Embed>::visit_active(#place, #depth + #node_depth + 1, #visitor);)
             }
-            // The running leaf's memory is this node's whole state.
-            Shape::LeafOf(leaf) => self.visit(*leaf, Some(place), None),
+            // The leaf's memory is the whole state of this node and of the
+            // one child of it that runs.
+            Shape::LeafOf(_) => {
+                let c = node
+                    .children
+                    .iter()
+                    .copied()
+                    .find(|&c| self.tree.node(c).can_run)
+                    .expect("a node that is its leaf's memory has a child that runs");
+                self.visit(c, Some(place), None)
+            }
             Shape::Record(fields) => {
                 // Several children: name the record once.
                 let several = fields.contains(&Field::Children);

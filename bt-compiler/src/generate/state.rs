@@ -196,7 +196,7 @@ impl Gen<'_> {
             let variant = self.variant(c);
             let child_doc = match child.shape {
                 Shape::LeafOf(leaf) => format!(
-                    "{} {child_is} So is its only child that can run,{}: this is its memory.",
+                    "{} {child_is} So is{}, which runs exactly when it does: this is its memory.",
                     child.describe(),
                     self.tree.node(leaf).describe()
                 ),

@@ -33,8 +33,8 @@ enum OneOf {
 struct Held {
     /// The sequence or select whose enum has the variant.
     holder: usize,
-    /// The holder's child the variant is for: the leaf, or the sequence or
-    /// select that is its memory.
+    /// The holder's child the variant is for: the leaf, or the topmost
+    /// node that is its memory.
     child: usize,
     /// The holder is reactive.
     reactive: bool,
@@ -377,24 +377,22 @@ impl Gen<'_> {
 
     /// Where node `id`'s state is, if it is a stateful leaf's memory alone
     /// in a variant of an enum that [`one_of`](Self::one_of) generates: a
-    /// leaf in its parent's variant ([`Shape::Memory`]), or a sequence or
-    /// select that is its leaf's memory ([`Shape::LeafOf`]), and the leaf
-    /// below it. Such a node is entered by its own code: the holder only
+    /// leaf in such a variant ([`Shape::Memory`]), or a node that is its
+    /// leaf's memory ([`Shape::LeafOf`]). Such a node is entered by its own
+    /// code: the holder only
     /// declares the local a reactive holder moves a new memory through, and
     /// stores what it holds.
     fn held_in_variant(&self, id: usize) -> Option<Held> {
-        let node = self.tree.node(id);
-        let (holder, child) = match node.shape {
-            Shape::LeafOf(_) => (node.parent?, id),
-            Shape::Memory => {
-                let parent = node.parent?;
-                match self.tree.node(parent).shape {
-                    Shape::LeafOf(_) => (self.tree.node(parent).parent?, parent),
-                    _ => (parent, id),
-                }
-            }
-            _ => return None,
-        };
+        if !matches!(self.tree.node(id).shape, Shape::LeafOf(_) | Shape::Memory) {
+            return None;
+        }
+        // Up through the nodes that are the same memory, to the holder.
+        let mut child = id;
+        let mut holder = self.tree.node(id).parent?;
+        while let Shape::LeafOf(_) = self.tree.node(holder).shape {
+            child = holder;
+            holder = self.tree.node(holder).parent?;
+        }
         let reactive = matches!(
             self.tree.node(holder).kind,
             Kind::ReactiveSequence | Kind::ReactiveSelect
@@ -427,7 +425,6 @@ impl Gen<'_> {
         let memory = self.memory(id);
         let node = self.tree.node(id);
         let (label, place, ty) = self.frame(id);
-        let variant_here = self.variant(id);
         let r = names::result();
         let (next_status, stop_status, running) = (status(next), status(stop), status("Running"));
         let args = self.args();
@@ -444,6 +441,7 @@ impl Gen<'_> {
                     unreachable!("held sequences and selects are their leaf's memory")
                 };
                 let (holder, holder_ty) = (self.place(held.holder), self.type_ident(held.holder));
+                let variant_here = self.variant(held.child);
                 let x = names::matched();
                 let halt = self.halt_place(leaf, quote!(#x));
                 quote! {
@@ -585,8 +583,9 @@ impl Gen<'_> {
                 }
                 if let Some(held) = &held {
                     // The leaf runs if the holder's variant is this node's.
-                    let holder_ty = self.type_ident(held.holder);
-                    return Some(quote!(#holder_ty::#variant_here(..)));
+                    let (holder_ty, variant) =
+                        (self.type_ident(held.holder), self.variant(held.child));
+                    return Some(quote!(#holder_ty::#variant(..)));
                 }
                 let variant = self.variant(c);
                 Some(if self.tree.node(c).has_state {

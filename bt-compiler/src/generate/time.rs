@@ -3,7 +3,7 @@
 //! `__now`; durations are read each tick they are needed.
 
 use super::{Gen, names, status};
-use crate::ir::{Constant, Keep};
+use crate::ir::{Constant, Keep, Shape};
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -102,7 +102,10 @@ impl Gen<'_> {
     /// For a node whose state is its child's: hands the place down.
     pub(super) fn pass_place(&self, id: usize) -> Option<TokenStream> {
         let node = self.tree.node(id);
-        node.has_state.then(|| {
+        // A node that is its leaf's memory has no place of its own: the
+        // leaf's code finds the memory in the holder's variant.
+        let own = !matches!(node.shape, Shape::LeafOf(_));
+        (node.has_state && own).then(|| {
             let (outer, inner) = (self.place(id), self.place(node.children[0]));
             quote!(let #inner = &mut *#outer;)
         })
