@@ -1061,9 +1061,44 @@
 //! Only the active path has memory. A `sequence`, `select` or reactive node
 //! stores an enum whose variant is the running child and holds that child's
 //! state, so exclusive branches share bytes: the size is the largest branch,
-//! not the sum. A `parallel` stores which children finished and the state of
+//! not the sum. A stateful leaf in such a variant is stored as its memory
+//! alone, and so is a node that runs exactly when one leaf below it runs: an
+//! `invert`, `force_success` or `force_failure` over it, or a sequence or
+//! select of up to 16 nodes whose only child that can run leads to it. The
+//! variant says by itself that they run, so there is no tag of theirs to
+//! store or test. A `parallel` stores which children finished and the state of
 //! each child. `repeat`/`retry` store a count, in the smallest integer that
 //! holds `n`. A subtree of nodes that never return `Running` stores nothing.
+//!
+//! ```
+//! # use bt::prelude::*;
+//! /// Walks for a number of ticks: its memory is the ticks left.
+//! struct Walk;
+//! impl Leaf<[bool; 3]> for Walk {
+//!     type Memory = u32;
+//!     fn start(&self, left: &mut u32, _: &mut [bool; 3]) -> Status {
+//!         *left = 3;
+//!         Status::Running
+//!     }
+//!     fn tick(&self, left: &mut u32, _: &mut [bool; 3]) -> Status {
+//!         *left -= 1;
+//!         if *left == 0 { Status::Success } else { Status::Running }
+//!     }
+//! }
+//!
+//! behavior_tree! {
+//!     tree Patrol(seen: &mut [bool; 3]) {
+//!         reactive_select {
+//!             reactive_sequence { cond seen[0], invert { cond seen[1] }, Walk },
+//!             reactive_sequence { cond seen[2], force_success { Walk } },
+//!             Walk,
+//!         }
+//!     }
+//! }
+//!
+//! // One tag for the running branch, and one walker's ticks left.
+//! assert_eq!(Patrol::STATE_SIZE, 8);
+//! ```
 //!
 //! # Halting
 //!
