@@ -71,10 +71,10 @@ pub enum Shape {
     None,
     /// `Option<Leaf::Memory>`: a stateful leaf's memory while it runs.
     Leaf,
-    /// `Leaf::Memory`: the memory of a stateful leaf whose parent's enum
-    /// has a variant for it that exists only while the leaf runs (a child
-    /// of a sequence or select, plain or reactive), so no `Option` of its
-    /// own.
+    /// `Leaf::Memory`: the memory of a stateful leaf held by a sequence's
+    /// or select's enum in a variant that exists only while the leaf runs
+    /// (the leaf is a child of the sequence or select, or below a child
+    /// that is its memory, [`Shape::LeafOf`]), so no `Option` of its own.
     Memory,
     /// The memory of stateful leaf `.0`, which runs exactly when this node
     /// runs: the node is an `invert`, `force_success` or `force_failure`

@@ -699,6 +699,70 @@ mod tests {
     }
 
     #[test]
+    fn nodes_held_as_their_leafs_memory() {
+        let tree = lower_one(quote! {
+            tree T(a: &mut A) {
+                select {
+                    sequence { cond a.x(), Walk },
+                    reactive_sequence { cond a.x(), force_success { invert { Walk } } },
+                    sequence { cond a.y(), select { cond a.z(), Walk } },
+                    sequence { Walk, Walk },
+                    keep_running_until_failure { Walk },
+                    parallel { sequence { cond a.x(), Walk } },
+                    sequence { cond a.x(), action a.y(), Walk },
+                }
+            }
+        });
+        let shapes: Vec<&Shape> = tree.nodes.iter().map(|n| &n.shape).collect();
+        assert_eq!(
+            shapes,
+            [
+                &Shape::OneOf,
+                // A guarded leaf: the sequence is the leaf's memory.
+                &Shape::LeafOf(3),
+                &Shape::None,
+                &Shape::Memory,
+                // Through decorators that map statuses.
+                &Shape::LeafOf(8),
+                &Shape::None,
+                &Shape::LeafOf(8),
+                &Shape::LeafOf(8),
+                &Shape::Memory,
+                // Nested: both are the same memory.
+                &Shape::LeafOf(13),
+                &Shape::None,
+                &Shape::LeafOf(13),
+                &Shape::None,
+                &Shape::Memory,
+                // Two children can run: the sequence has its own enum.
+                &Shape::OneOf,
+                &Shape::Memory,
+                &Shape::Memory,
+                // Runs while its leaf does not: not the leaf's memory.
+                &Shape::Child,
+                &Shape::Leaf,
+                // A parallel holds no variant.
+                &Shape::Record(vec![Field::Masks, Field::Children]),
+                &Shape::OneOf,
+                &Shape::None,
+                &Shape::Memory,
+                // The action can run too.
+                &Shape::OneOf,
+                &Shape::None,
+                &Shape::None,
+                &Shape::Memory,
+            ]
+        );
+        // Larger than `COLLAPSE_NODES`: its own enum.
+        let conds = (0..COLLAPSE_NODES).map(|_| quote!(cond a.x(),));
+        let tree = lower_one(quote! {
+            tree T(a: &mut A) { select { sequence { #(#conds)* Walk }, Walk } }
+        });
+        assert_eq!(tree.nodes[1].shape, Shape::OneOf);
+        assert_eq!(tree.nodes[COLLAPSE_NODES + 2].shape, Shape::Memory);
+    }
+
+    #[test]
     fn state_shapes_and_keep_slots() {
         let tree = lower_one(quote! {
             tree T(a: &mut A, #[context] cx: &Cx, shared: &TShared) {

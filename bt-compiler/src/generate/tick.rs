@@ -379,9 +379,8 @@ impl Gen<'_> {
     /// in a variant of an enum that [`one_of`](Self::one_of) generates: a
     /// leaf in such a variant ([`Shape::Memory`]), or a node that is its
     /// leaf's memory ([`Shape::LeafOf`]). Such a node is entered by its own
-    /// code: the holder only
-    /// declares the local a reactive holder moves a new memory through, and
-    /// stores what it holds.
+    /// code: the holder only declares the local a reactive holder moves a
+    /// new memory through, and stores what it holds.
     fn held_in_variant(&self, id: usize) -> Option<Held> {
         if !matches!(self.tree.node(id).shape, Shape::LeafOf(_) | Shape::Memory) {
             return None;
@@ -415,6 +414,11 @@ impl Gen<'_> {
     /// while a later one keeps its state, and halts the later one only when
     /// an earlier child stops or runs. A stateful leaf child does the same
     /// with its memory alone, in its own code ([`leaf`](Self::leaf)).
+    ///
+    /// A node that is its leaf's memory ([`Shape::LeafOf`]) has no enum:
+    /// it resumes at its running child when the holder's variant is its
+    /// own, leaves storing and clearing that variant to the leaf, and in a
+    /// reactive form halts the leaf there when an earlier child stops it.
     ///
     /// The plain forms resume at the remembered child: the body is a chain
     /// of nested blocks, one per child that can be resumed, and a `match`
