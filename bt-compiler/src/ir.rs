@@ -370,6 +370,18 @@ impl Kind {
     }
 }
 
+/// Per node, the number of nodes in its subtree (itself included). Nodes
+/// are in pre-order, so a reverse sweep sees every child before its parent.
+pub fn subtree_sizes(nodes: &[Node]) -> Vec<usize> {
+    let mut sizes = vec![1; nodes.len()];
+    for id in (1..nodes.len()).rev() {
+        if let Some(p) = nodes[id].parent {
+            sizes[p] += sizes[id];
+        }
+    }
+    sizes
+}
+
 impl Tree {
     pub fn node(&self, id: usize) -> &Node {
         &self.nodes[id]

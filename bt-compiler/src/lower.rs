@@ -374,12 +374,7 @@ fn analyse(nodes: &mut [Node], times: bool) {
     // select whose only child that can run leads to it. Such a node keeps
     // nothing but the leaf's memory: no enum or `Option` of its own, no
     // second tag to test on resume.
-    let mut sizes = vec![1; nodes.len()];
-    for id in (1..nodes.len()).rev() {
-        if let Some(p) = nodes[id].parent {
-            sizes[p] += sizes[id];
-        }
-    }
+    let sizes = ir::subtree_sizes(nodes);
     // Bottom-up: the leaf whose memory would be all of a node's state.
     let mut leaf_below: Vec<Option<usize>> = vec![None; nodes.len()];
     for id in (0..nodes.len()).rev() {

@@ -41,12 +41,7 @@ pub(super) struct Outline {
 impl Outline {
     pub(super) fn new(tree: &Tree) -> Outline {
         let n = tree.nodes.len();
-        let mut sizes = vec![1; n];
-        for id in (1..n).rev() {
-            if let Some(p) = tree.nodes[id].parent {
-                sizes[p] += sizes[id];
-            }
-        }
+        let sizes = crate::ir::subtree_sizes(&tree.nodes);
         let mut bound = vec![false; n];
         for id in 1..n {
             let node = &tree.nodes[id];

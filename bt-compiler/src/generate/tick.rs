@@ -441,13 +441,10 @@ impl Gen<'_> {
         let reset = node.has_state.then(|| match (&held, reactive) {
             (Some(_), false) => TokenStream::new(),
             (Some(held), true) => {
-                let Shape::LeafOf(leaf) = node.shape else {
-                    unreachable!("held sequences and selects are their leaf's memory")
-                };
                 let (holder, holder_ty) = (self.place(held.holder), self.type_ident(held.holder));
                 let variant_here = self.variant(held.child);
                 let x = names::matched();
-                let halt = self.halt_place(leaf, quote!(#x));
+                let halt = self.halt_place(id, quote!(#x));
                 quote! {
                     if let #holder_ty::#variant_here(#x) = #holder {
                         #halt
