@@ -1066,8 +1066,11 @@
 //! `invert`, `force_success` or `force_failure` over it, or a sequence or
 //! select of up to 16 nodes whose only child that can run leads to it. The
 //! variant says by itself that they run, so there is no tag of theirs to
-//! store or test. A `parallel` stores which children finished and the state of
-//! each child. `repeat`/`retry` store a count, in the smallest integer that
+//! store or test. A `parallel` stores which children succeeded, which failed
+//! (only when failures add up over ticks: not with the default `failure = 1`,
+//! where the first failure ends it) and the state of each child; such a leaf
+//! or node among its children is again the memory alone, with one bit of a
+//! `running` mask. `repeat`/`retry` store a count, in the smallest integer that
 //! holds `n`. A subtree of nodes that never return `Running` stores nothing.
 //!
 //! ```
@@ -1098,6 +1101,19 @@
 //!
 //! // One tag for the running branch, and one walker's ticks left.
 //! assert_eq!(Patrol::STATE_SIZE, 8);
+//!
+//! behavior_tree! {
+//!     tree Guard(seen: &mut [bool; 3]) {
+//!         parallel {
+//!             force_success { Walk },
+//!             sequence { cond seen[0], Walk },
+//!         }
+//!     }
+//! }
+//!
+//! // Two walkers' ticks left, and one byte each for the children that
+//! // succeeded and for those that run.
+//! assert_eq!(Guard::STATE_SIZE, 4 + 4 + 1 + 1 + 2 /* padding */);
 //! ```
 //!
 //! # Halting

@@ -71,18 +71,19 @@ pub enum Shape {
     None,
     /// `Option<Leaf::Memory>`: a stateful leaf's memory while it runs.
     Leaf,
-    /// `Leaf::Memory`: the memory of a stateful leaf held by a sequence's
-    /// or select's enum in a variant that exists only while the leaf runs
-    /// (the leaf is a child of the sequence or select, or below a child
-    /// that is its memory, [`Shape::LeafOf`]), so no `Option` of its own.
+    /// `Leaf::Memory`: the memory of a stateful leaf held bare, with no
+    /// `Option` of its own, by a sequence's or select's enum in a variant
+    /// that exists only while the leaf runs, or by a parallel's record in a
+    /// field with a bit in its `running` mask (the leaf is a child of the
+    /// holder, or below a child that is its memory, [`Shape::LeafOf`]).
     Memory,
     /// The memory of stateful leaf `.0`, which runs exactly when this node
     /// runs: the node is an `invert`, `force_success` or `force_failure`
     /// over it, or a small sequence or select whose only child that can run
-    /// leads to it. The node lives in a sequence's or select's variant that
-    /// exists only while the leaf runs (directly, or below another such
-    /// node), so that variant says by itself that all of them run: it holds
-    /// the leaf's memory and nothing else.
+    /// leads to it. The node is held like [`Shape::Memory`] (directly, or
+    /// below another such node), so that its holder's variant or running
+    /// bit says by itself that all of them run: it holds the leaf's memory
+    /// and nothing else.
     LeafOf(usize),
     /// The embedded tree's active part.
     Subtree,
@@ -119,8 +120,12 @@ pub enum Field {
     /// `count: uN`: finished runs of the child that continue the loop, up
     /// to this bound.
     Count(u32),
-    /// `succeeded`, `failed`: one bit per child that finished so.
-    Masks,
+    /// `succeeded`, and `failed` when failures can add up over ticks: one
+    /// bit per child that finished so. With `running`, one bit per child
+    /// whose state is a stateful leaf's memory ([`Shape::Memory`] or
+    /// [`Shape::LeafOf`]), set while that leaf runs: the record holds such
+    /// memories bare, with no `Option` of their own.
+    Masks { failed: bool, running: bool },
     /// `member`: a rendezvous membership; halting leaves the group.
     Member,
     /// `child`: the only child's state, when it has one.

@@ -397,14 +397,23 @@ fn analyse(nodes: &mut [Node], times: bool) {
     // Top-down: parents first.
     for id in 1..nodes.len() {
         let parent = nodes[id].parent.expect("only the root has no parent");
-        let in_variant = match nodes[parent].shape {
+        let held = match nodes[parent].shape {
             Shape::LeafOf(_) => nodes[id].can_run,
-            _ => holds_in_variant(&nodes[parent].kind),
+            _ => holds_leaf_memory(&nodes[parent].kind),
         };
         match leaf_below[id] {
-            Some(leaf) if in_variant && leaf == id => nodes[id].shape = Shape::Memory,
-            Some(leaf) if in_variant => nodes[id].shape = Shape::LeafOf(leaf),
-            _ => {}
+            Some(leaf) if held && leaf == id => nodes[id].shape = Shape::Memory,
+            Some(leaf) if held => nodes[id].shape = Shape::LeafOf(leaf),
+            _ => continue,
+        }
+        // A parallel says which of its children hold a running leaf's
+        // memory with one bit each.
+        if let Shape::Record(fields) = &mut nodes[parent].shape {
+            for field in fields {
+                if let Field::Masks { running, .. } = field {
+                    *running = true;
+                }
+            }
         }
     }
 }
@@ -414,9 +423,11 @@ fn analyse(nodes: &mut [Node], times: bool) {
 /// never outlined into a function of its own.
 const COLLAPSE_NODES: usize = 16;
 
-/// Whether a node of this kind keeps each running child in a variant of
-/// its own enum that exists only while that child runs.
-fn holds_in_variant(kind: &Kind) -> bool {
+/// Whether a node of this kind holds a child that is a stateful leaf's
+/// memory without an `Option`: a sequence or select in a variant of its own
+/// enum that exists only while that child runs, a parallel in a field with
+/// a running bit.
+fn holds_leaf_memory(kind: &Kind) -> bool {
     matches!(
         kind,
         Kind::Sequence
@@ -424,6 +435,8 @@ fn holds_in_variant(kind: &Kind) -> bool {
             | Kind::Select
             | Kind::ReactiveSequence
             | Kind::ReactiveSelect
+            | Kind::Parallel { .. }
+            | Kind::ParallelAll { .. }
     )
 }
 
@@ -450,9 +463,22 @@ fn shape(node: &Node, child_state: bool, times: bool) -> Shape {
         Kind::Request { .. } => Shape::Ticket,
         Kind::Sync { .. } => Shape::Arrived,
         // Within a tick these use their record as scratch space.
-        Kind::Parallel { .. } | Kind::ParallelAll { .. } => {
-            Shape::Record(vec![Field::Masks, Field::Children])
-        }
+        // Which children run is decided after the shapes below are known
+        // (see `analyse`).
+        Kind::Parallel { failure, .. } => Shape::Record(vec![
+            Field::Masks {
+                failed: *failure > 1,
+                running: false,
+            },
+            Field::Children,
+        ]),
+        Kind::ParallelAll { .. } => Shape::Record(vec![
+            Field::Masks {
+                failed: true,
+                running: false,
+            },
+            Field::Children,
+        ]),
         Kind::Repeat(Some(n)) | Kind::Retry(Some(n)) => record(&[Field::Count(*n)]),
         Kind::Repeat(None) | Kind::Retry(None) => {
             record(&[Field::Latch(Release::Nothing), Field::Running])
@@ -703,7 +729,10 @@ mod tests {
                     sequence { cond a.y(), select { cond a.z(), Walk } },
                     sequence { Walk, Walk },
                     keep_running_until_failure { Walk },
-                    parallel { sequence { cond a.x(), Walk } },
+                    parallel(success = 1, failure = 2) {
+                        sequence { cond a.x(), Walk },
+                        sequence { Walk, Walk },
+                    },
                     sequence { cond a.x(), action a.y(), Walk },
                 }
             }
@@ -736,10 +765,19 @@ mod tests {
                 // Runs while its leaf does not: not the leaf's memory.
                 &Shape::Child,
                 &Shape::Leaf,
-                // A parallel holds no variant.
-                &Shape::Record(vec![Field::Masks, Field::Children]),
-                &Shape::OneOf,
+                // A parallel holds the memory in a field, with a running bit.
+                &Shape::Record(vec![
+                    Field::Masks {
+                        failed: true,
+                        running: true,
+                    },
+                    Field::Children,
+                ]),
+                &Shape::LeafOf(22),
                 &Shape::None,
+                &Shape::Memory,
+                &Shape::OneOf,
+                &Shape::Memory,
                 &Shape::Memory,
                 // The action can run too.
                 &Shape::OneOf,
@@ -755,6 +793,43 @@ mod tests {
         });
         assert_eq!(tree.nodes[1].shape, Shape::OneOf);
         assert_eq!(tree.nodes[COLLAPSE_NODES + 2].shape, Shape::Memory);
+    }
+
+    #[test]
+    fn parallels_keep_the_masks_they_read() {
+        let masks = |tree: TokenStream| {
+            let tree = lower_one(tree);
+            let Shape::Record(fields) = &tree.nodes[0].shape else {
+                panic!("a parallel's state is a record")
+            };
+            fields[0]
+        };
+        // The first failure ends a parallel with the default threshold: no
+        // `failed` mask. A leaf child's memory runs while its bit is set.
+        assert_eq!(
+            masks(quote!(tree T(a: &mut A) { parallel { sequence { Walk, Walk }, Walk2 } })),
+            Field::Masks {
+                failed: false,
+                running: true,
+            }
+        );
+        assert_eq!(
+            masks(
+                quote!(tree T(a: &mut A) { parallel(success = 1, failure = 2) { action a.x(), action a.y() } })
+            ),
+            Field::Masks {
+                failed: true,
+                running: false,
+            }
+        );
+        // Failures are counted at the end.
+        assert_eq!(
+            masks(quote!(tree T(a: &mut A) { parallel_all { action a.x(), action a.y() } })),
+            Field::Masks {
+                failed: true,
+                running: false,
+            }
+        );
     }
 
     #[test]

@@ -222,6 +222,19 @@ impl Generator {
     }
 
     fn children(&mut self, at: Place, passes_over: bool, min: usize, max: usize) -> Vec<String> {
+        self.children_holding(at, passes_over, passes_over, min, max)
+    }
+
+    /// `holds`: the parent is a sequence, select or parallel, which holds a
+    /// child that is a leaf's memory without an `Option`.
+    fn children_holding(
+        &mut self,
+        at: Place,
+        passes_over: bool,
+        holds: bool,
+        min: usize,
+        max: usize,
+    ) -> Vec<String> {
         let n = min + self.rng.below(max - min + 1);
         let inner = Place {
             passes_over,
@@ -230,14 +243,14 @@ impl Generator {
         };
         (0..n)
             .map(|_| {
-                // Under a sequence or select, often a guarded leaf or a
-                // status-mapping decorator over a leaf: nodes their parent
-                // holds as the leaf's memory alone.
+                // Under a sequence, select or parallel, often a guarded leaf
+                // or a status-mapping decorator over a leaf: nodes their
+                // parent holds as the leaf's memory alone.
                 let draw = self.rng.below(100);
-                if passes_over && self.budget > 0 && draw < 30 {
+                if holds && self.budget > 0 && draw < 30 {
                     let kw = self.rng.pick(&IN_ORDER[..4]);
                     format!("{kw} {{ {} }}", self.guarded_leaf(0).join(", "))
-                } else if passes_over && self.budget > 0 && draw < 40 {
+                } else if holds && self.budget > 0 && draw < 40 {
                     self.budget -= 1;
                     let kw = self.rng.pick(&["invert", "force_success", "force_failure"]);
                     format!("{kw} {{ L {{ k: {} }} }}", self.expr())
@@ -281,7 +294,7 @@ impl Generator {
                     format!("{kw} {{ {} }}", c.join(", "))
                 }
                 4 => {
-                    let c = self.children(at, false, 1, 4);
+                    let c = self.children_holding(at, false, true, 1, 4);
                     let n = c.len() as i64;
                     let threshold = |rng: &mut Rng| {
                         let t = 1 + rng.below(n as usize) as i64;
@@ -302,7 +315,7 @@ impl Generator {
                     format!("parallel{args} {{ {} }}", c.join(", "))
                 }
                 5 => {
-                    let c = self.children(at, false, 1, 4);
+                    let c = self.children_holding(at, false, true, 1, 4);
                     let m = 1 + self.rng.below(c.len());
                     format!("parallel_all(max_failures = {m}) {{ {} }}", c.join(", "))
                 }

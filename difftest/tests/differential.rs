@@ -97,6 +97,33 @@ fn the_generated_trees_include_nodes_held_as_their_leafs_memory() {
             );
         }
     }
+    // A parallel holds such nodes, and leaves, in fields with a running bit.
+    let in_parallel = |node: &str| {
+        expansion
+            .split("# [doc = \" State of n")
+            .filter_map(|field| field.split_once(' '))
+            .filter(|(_, rest)| rest.starts_with(&format!("{node} ")))
+            .filter(|(_, rest)| {
+                rest.split_once('"')
+                    .is_some_and(|(doc, _)| doc.contains("while its bit in `running` is set"))
+            })
+            .count()
+    };
+    for node in [
+        "L",
+        "invert",
+        "force_success",
+        "force_failure",
+        "sequence",
+        "select",
+        "reactive_sequence",
+        "reactive_select",
+    ] {
+        assert!(
+            in_parallel(node) > 0,
+            "seed {SEED}: no {node} held by a parallel with a running bit"
+        );
+    }
 }
 
 #[test]

@@ -158,10 +158,22 @@ impl Gen<'_> {
                     return quote!(self.member.phase != ::__bt::__private::Phase::Idle);
                 }
                 Field::Count(_) => tests.push(quote!(self.count != 0)),
-                Field::Masks => tests.push(quote!((self.succeeded | self.failed) != 0)),
+                Field::Masks { failed, running } => {
+                    let masks = [
+                        Some(quote!(self.succeeded)),
+                        failed.then(|| quote!(self.failed)),
+                        running.then(|| quote!(self.running)),
+                    ];
+                    let masks = masks.iter().flatten();
+                    tests.push(quote!((#(#masks)|*) != 0));
+                }
                 Field::Child | Field::Children => {
                     for (name, c) in self.child_fields(id, field) {
-                        tests.push(self.active(c, quote!(&self.#name)));
+                        // A leaf's memory held bare runs if its bit in the
+                        // `running` mask, tested above, is set.
+                        if self.running_bit(c).is_none() {
+                            tests.push(self.active(c, quote!(&self.#name)));
+                        }
                     }
                 }
                 Field::Since | Field::Passed | Field::Running => {}
@@ -297,7 +309,10 @@ impl Gen<'_> {
                         .iter()
                         .flat_map(|&f| self.child_fields(id, f))
                         .map(|(name, c)| {
-                            let active = self.active(c, quote!(&#record.#name));
+                            let active = match self.running_bit(c) {
+                                Some(bit) => quote!(#record.running & #bit != 0),
+                                None => self.active(c, quote!(&#record.#name)),
+                            };
                             let visit = self.visit(c, Some(quote!(&#record.#name)), None);
                             quote!(if #active { #visit })
                         });

@@ -504,6 +504,27 @@ impl Gen<'_> {
         names::field(id)
     }
 
+    /// The bit of child `c` in its parallel's `running` mask, when `c`'s
+    /// state is a stateful leaf's memory held bare in the parallel's record
+    /// ([`Field::Masks`](crate::ir::Field::Masks)): set while the leaf runs.
+    fn running_bit(&self, c: usize) -> Option<proc_macro2::Literal> {
+        let node = self.tree.node(c);
+        let parent = self.tree.node(node.parent?);
+        let bare = matches!(node.shape, Shape::Memory | Shape::LeafOf(_));
+        let parallel = matches!(
+            parent.kind,
+            Kind::Parallel { .. } | Kind::ParallelAll { .. }
+        );
+        (bare && parallel).then(|| {
+            let i = parent
+                .children
+                .iter()
+                .position(|&x| x == c)
+                .expect("a node is among its parent's children");
+            proc_macro2::Literal::u128_unsuffixed(1u128 << i)
+        })
+    }
+
     /// `me: &mut Agent, cx: &Ctx`
     fn params(&self) -> TokenStream {
         let params = self.tree.params.iter().map(|p| {

@@ -291,15 +291,28 @@ impl Gen<'_> {
                     );
                     resets.push(quote!(self.count = 0;));
                 }
-                Field::Masks => {
+                Field::Masks { failed, running } => {
                     let ty = mask_for(node.children.len());
                     decls.push(quote! {
                         /// Bit `i` set: child `i` succeeded.
                         succeeded: #ty,
-                        /// Bit `i` set: child `i` failed.
-                        failed: #ty,
                     });
-                    resets.push(quote!(self.succeeded = 0; self.failed = 0;));
+                    resets.push(quote!(self.succeeded = 0;));
+                    if *failed {
+                        decls.push(quote! {
+                            /// Bit `i` set: child `i` failed.
+                            failed: #ty,
+                        });
+                        resets.push(quote!(self.failed = 0;));
+                    }
+                    if *running {
+                        decls.push(quote! {
+                            /// Bit `i` set: child `i`, whose field is a leaf's
+                            /// memory, runs.
+                            running: #ty,
+                        });
+                        resets.push(quote!(self.running = 0;));
+                    }
                 }
                 Field::Member => {
                     decls.push(quote!(/// Phase, group, role and `sync` points passed.
@@ -315,10 +328,32 @@ impl Gen<'_> {
                 Field::Child | Field::Children => {
                     for (name, c) in self.child_fields(id, *field) {
                         let ty = self.ty(c);
-                        let child_doc = format!(" State of{}.", self.tree.node(c).describe());
+                        let child = self.tree.node(c);
+                        let child_doc = match (&child.shape, self.running_bit(c)) {
+                            (Shape::LeafOf(leaf), Some(_)) => format!(
+                                " State of{}, while its bit in `running` is set. So is{}, which runs exactly when it does: this is its memory.",
+                                child.describe(),
+                                self.tree.node(*leaf).describe()
+                            ),
+                            (_, Some(_)) => format!(
+                                " State of{}, while its bit in `running` is set.",
+                                child.describe()
+                            ),
+                            _ => format!(" State of{}.", child.describe()),
+                        };
                         let saved = self.saved_state(c);
                         decls.push(quote!(#[doc = #child_doc] #saved #name: #ty,));
-                        halts.push(self.halt_place(c, quote!(&mut self.#name)));
+                        let halt = self.halt_place(c, quote!(&mut self.#name));
+                        halts.push(match self.running_bit(c) {
+                            // A leaf's memory: halted if it runs, then dropped.
+                            Some(bit) => quote! {
+                                if self.running & #bit != 0 {
+                                    #halt
+                                    self.#name = ::core::default::Default::default();
+                                }
+                            },
+                            None => halt,
+                        });
                     }
                 }
             }

@@ -7,7 +7,7 @@
 //! go on, return (`break 'n<id> ..`) or remember the child.
 
 use super::{Gen, names, status};
-use crate::ir::{Keep, Kind, Shape};
+use crate::ir::{Field, Keep, Kind, Shape};
 use proc_macro2::{Literal, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
@@ -29,15 +29,25 @@ enum OneOf {
     Memory,
 }
 
-/// A leaf's memory held alone in a variant: see [`Gen::held_in_variant`].
+/// A leaf's memory held bare by an ancestor: see [`Gen::held`].
 struct Held {
-    /// The sequence or select whose enum has the variant.
+    /// The sequence, select or parallel that holds the memory.
     holder: usize,
-    /// The holder's child the variant is for: the leaf, or the topmost
+    /// The holder's child the memory is for: the leaf, or the topmost
     /// node that is its memory.
     child: usize,
-    /// The holder is reactive.
-    reactive: bool,
+    /// How the holder says that the leaf runs.
+    by: HeldBy,
+}
+
+/// How a [`Held`] memory's holder says that the leaf runs.
+enum HeldBy {
+    /// The memory is the holder's enum variant for the child, which exists
+    /// only while the leaf runs. `reactive`: the holder is reactive.
+    Variant { reactive: bool },
+    /// The memory is the child's field of a parallel's record, and this bit
+    /// of its `running` mask is set while the leaf runs.
+    Bit(Literal),
 }
 
 /// When a `parallel` finishes.
@@ -271,7 +281,35 @@ impl Gen<'_> {
         let leaf = self.leaf_trait(path);
         let agent = self.agent_arg();
         let (params, memory, r) = (names::leaf(), names::memory(), names::result());
-        if let Some(held) = self.held_in_variant(id) {
+        if let Some(held) = self.held(id) {
+            let reactive = match held.by {
+                HeldBy::Variant { reactive } => reactive,
+                HeldBy::Bit(bit) => {
+                    // A parallel's field, valid while the bit is set: start
+                    // on the stack, store only a memory that runs, and drop
+                    // it when the leaf ends.
+                    let (place, field) = (self.place(held.holder), self.field(held.child));
+                    return quote! {{
+                        let #params = #literal;
+                        if #place.running & #bit != 0 {
+                            let #r = #leaf::tick(&#params, &mut #place.#field, #agent);
+                            if #r.is_done() {
+                                #place.#field = ::core::default::Default::default();
+                                #place.running &= !#bit;
+                            }
+                            #r
+                        } else {
+                            let mut #memory = ::core::default::Default::default();
+                            let #r = #leaf::start(&#params, &mut #memory, #agent);
+                            if #r.is_running() {
+                                #place.#field = #memory;
+                                #place.running |= #bit;
+                            }
+                            #r
+                        }
+                    }};
+                }
+            };
             // The holder's variant for this leaf exists only while the leaf
             // runs: match it directly and start on the stack. When the leaf
             // returns `Running`, a plain holder gets the memory moved into
@@ -279,7 +317,6 @@ impl Gen<'_> {
             // holder puts in its variant after halting the child that ran
             // before. No state on a temporary, no second look at the
             // discriminant.
-            let reactive = held.reactive;
             let (place, ty) = (self.place(held.holder), self.type_ident(held.holder));
             let variant = self.variant(held.child);
             let keep = if reactive {
@@ -375,13 +412,14 @@ impl Gen<'_> {
         }
     }
 
-    /// Where node `id`'s state is, if it is a stateful leaf's memory alone
-    /// in a variant of an enum that [`one_of`](Self::one_of) generates: a
-    /// leaf in such a variant ([`Shape::Memory`]), or a node that is its
-    /// leaf's memory ([`Shape::LeafOf`]). Such a node is entered by its own
-    /// code: the holder only declares the local a reactive holder moves a
-    /// new memory through, and stores what it holds.
-    fn held_in_variant(&self, id: usize) -> Option<Held> {
+    /// Where node `id`'s state is, if it is a stateful leaf's memory held
+    /// bare: alone in a variant of an enum that [`one_of`](Self::one_of)
+    /// generates, or in a parallel's field with a running bit. That is a
+    /// leaf so held ([`Shape::Memory`]), or a node that is its leaf's memory
+    /// ([`Shape::LeafOf`]). Such a node is entered by its own code: the
+    /// holder only declares the local a reactive holder moves a new memory
+    /// through, and stores what it holds.
+    fn held(&self, id: usize) -> Option<Held> {
         if !matches!(self.tree.node(id).shape, Shape::LeafOf(_) | Shape::Memory) {
             return None;
         }
@@ -392,15 +430,29 @@ impl Gen<'_> {
             child = holder;
             holder = self.tree.node(holder).parent?;
         }
-        let reactive = matches!(
-            self.tree.node(holder).kind,
-            Kind::ReactiveSequence | Kind::ReactiveSelect
-        );
-        Some(Held {
-            holder,
-            child,
-            reactive,
-        })
+        let by = match self.running_bit(child) {
+            Some(bit) => HeldBy::Bit(bit),
+            None => HeldBy::Variant {
+                reactive: matches!(
+                    self.tree.node(holder).kind,
+                    Kind::ReactiveSequence | Kind::ReactiveSelect
+                ),
+            },
+        };
+        Some(Held { holder, child, by })
+    }
+
+    /// For a node held bare ([`held`](Self::held)): a scrutinee and a
+    /// pattern that matches it while the leaf runs.
+    fn held_runs(&self, held: &Held) -> (TokenStream, TokenStream) {
+        let holder = self.place(held.holder);
+        match &held.by {
+            HeldBy::Variant { .. } => {
+                let (holder_ty, variant) = (self.type_ident(held.holder), self.variant(held.child));
+                (quote!(*#holder), quote!(#holder_ty::#variant(..)))
+            }
+            HeldBy::Bit(bit) => (quote!((#holder.running & #bit != 0)), quote!(true)),
+        }
     }
 
     /// `sequence`, `select` and their reactive forms. Children run in order
@@ -436,19 +488,35 @@ impl Gen<'_> {
         // leaf's code stores and clears the holder's variant, and a reactive
         // form halts the leaf there only if that variant is this node's.
         let held = self
-            .held_in_variant(id)
+            .held(id)
             .filter(|_| matches!(node.shape, Shape::LeafOf(_)));
         let reset = node.has_state.then(|| match (&held, reactive) {
             (Some(_), false) => TokenStream::new(),
             (Some(held), true) => {
-                let (holder, holder_ty) = (self.place(held.holder), self.type_ident(held.holder));
-                let variant_here = self.variant(held.child);
-                let x = names::matched();
-                let halt = self.halt_place(id, quote!(#x));
-                quote! {
-                    if let #holder_ty::#variant_here(#x) = #holder {
-                        #halt
-                        *#holder = #holder_ty::Idle;
+                let holder = self.place(held.holder);
+                match &held.by {
+                    HeldBy::Variant { .. } => {
+                        let holder_ty = self.type_ident(held.holder);
+                        let variant_here = self.variant(held.child);
+                        let x = names::matched();
+                        let halt = self.halt_place(id, quote!(#x));
+                        quote! {
+                            if let #holder_ty::#variant_here(#x) = #holder {
+                                #halt
+                                *#holder = #holder_ty::Idle;
+                            }
+                        }
+                    }
+                    HeldBy::Bit(bit) => {
+                        let field = self.field(held.child);
+                        let halt = self.halt_place(id, quote!(&mut #holder.#field));
+                        quote! {
+                            if #holder.running & #bit != 0 {
+                                #halt
+                                #holder.#field = ::core::default::Default::default();
+                                #holder.running &= !#bit;
+                            }
+                        }
                     }
                 }
             }
@@ -469,7 +537,7 @@ impl Gen<'_> {
                     let i = Literal::usize_unsuffixed(i);
                     quote!(#memory = #i;)
                 });
-                let in_variant = self.held_in_variant(c).is_some();
+                let in_variant = self.held(c).is_some();
                 let setup = child.has_state.then(|| {
                     let child_place = self.place(c);
                     let child_ty = self.ty(c);
@@ -583,10 +651,8 @@ impl Gen<'_> {
                     return None;
                 }
                 if let Some(held) = &held {
-                    // The leaf runs if the holder's variant is this node's.
-                    let (holder_ty, variant) =
-                        (self.type_ident(held.holder), self.variant(held.child));
-                    return Some(quote!(#holder_ty::#variant(..)));
+                    // The leaf runs if its holder says so.
+                    return Some(self.held_runs(held).1);
                 }
                 let variant = self.variant(c);
                 Some(if self.tree.node(c).has_state {
@@ -667,10 +733,9 @@ impl Gen<'_> {
         // Where to enter: the running child, or with memory the stored index.
         let scrutinee = if node.keep.contains(&Keep::Next) {
             quote!(#memory)
-        } else if let Some(held) = self.held_in_variant(id) {
-            // A node that is its leaf's memory: the holder's variant.
-            let holder = self.place(held.holder);
-            quote!(*#holder)
+        } else if let Some(held) = self.held(id) {
+            // A node that is its leaf's memory: what its holder says.
+            self.held_runs(&held).0
         } else {
             quote!(*#place)
         };
@@ -765,13 +830,27 @@ impl Gen<'_> {
         let args = self.args();
         let (ok, fail, running) = (status("Success"), status("Failure"), status("Running"));
         let scratch = self.scratch(id);
+        // Without a `failed` mask, the first failure ends the node.
+        let failed = match &node.shape {
+            Shape::Record(fields) => fields
+                .iter()
+                .any(|f| matches!(f, Field::Masks { failed: true, .. })),
+            _ => false,
+        };
+        let finished = if failed {
+            quote!((#place.succeeded | #place.failed))
+        } else {
+            quote!(#place.succeeded)
+        };
         let pieces: Vec<TokenStream> = node
             .children
             .iter()
             .enumerate()
             .map(|(i, &c)| {
                 let bit = Literal::u128_unsuffixed(1u128 << i);
-                let setup = self.tree.node(c).has_state.then(|| {
+                // A leaf's memory held bare is found by the leaf's code.
+                let own = self.held(c).is_none();
+                let setup = (self.tree.node(c).has_state && own).then(|| {
                     let child_place = self.place(c);
                     let field = self.field(c);
                     quote!(let #child_place = &mut #place.#field;)
@@ -795,8 +874,16 @@ impl Gen<'_> {
                     Finish::All(_) => TokenStream::new(),
                 };
                 let (on_ok, on_fail) = (reached("succeeded", &ok), reached("failed", &fail));
+                let on_fail = if failed {
+                    quote!(#place.failed |= #bit; #on_fail)
+                } else {
+                    quote! {
+                        #place.halt(#args);
+                        break #label #fail;
+                    }
+                };
                 quote! {
-                    if (#place.succeeded | #place.failed) & #bit == 0 {
+                    if #finished & #bit == 0 {
                         #setup
                         #eval
                         match #r {
@@ -805,7 +892,6 @@ impl Gen<'_> {
                                 #on_ok
                             }
                             #fail => {
-                                #place.failed |= #bit;
                                 #on_fail
                             }
                             #running => {}
