@@ -468,9 +468,10 @@ impl Gen<'_> {
     /// with its memory alone, in its own code ([`leaf`](Self::leaf)).
     ///
     /// A node that is its leaf's memory ([`Shape::LeafOf`]) has no enum:
-    /// it resumes at its running child when the holder's variant is its
-    /// own, leaves storing and clearing that variant to the leaf, and in a
-    /// reactive form halts the leaf there when an earlier child stops it.
+    /// it resumes at its running child when the holder's variant (or, in a
+    /// parallel, running bit) is its own, leaves storing and clearing it to
+    /// the leaf, and in a reactive form halts the leaf there when an
+    /// earlier child stops it.
     ///
     /// The plain forms resume at the remembered child: the body is a chain
     /// of nested blocks, one per child that can be resumed, and a `match`
@@ -485,8 +486,9 @@ impl Gen<'_> {
         let (next_status, stop_status, running) = (status(next), status(stop), status("Running"));
         let args = self.args();
         // A node that is its leaf's memory has no state of its own: the
-        // leaf's code stores and clears the holder's variant, and a reactive
-        // form halts the leaf there only if that variant is this node's.
+        // leaf's code stores and clears the holder's variant or running bit,
+        // and a reactive form halts the leaf there only if that variant or
+        // bit is this node's.
         let held = self
             .held(id)
             .filter(|_| matches!(node.shape, Shape::LeafOf(_)));
