@@ -1,7 +1,7 @@
 //! Trees at the edges of the documented limits compile and behave: a
 //! 1,000-wide sequence (whose resume code is flat, not nested), a wide
-//! `sequence_with_memory`, and a chain 100 nodes deep (the deepest rustc's
-//! default `recursion_limit` lays out).
+//! `sequence_with_memory`, 100-wide parallels (128-bit masks), and a chain
+//! 100 nodes deep (the deepest rustc's default `recursion_limit` lays out).
 
 mod common;
 
@@ -73,6 +73,36 @@ behavior_tree! {
         }
     }
 
+    pub tree WideParallel(me: &mut Counter) {
+        parallel {
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+        }
+    }
+
+    pub tree WideParallelFailures(me: &mut Counter) {
+        parallel(success = 90, failure = 3) {
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+            Step, Step, Step, Step, Step, Step, Step, Step, Step, Step,
+        }
+    }
+
     pub tree Deep(me: &mut Counter) {
         sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step,
         sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step, sequence { Step,
@@ -129,6 +159,39 @@ fn a_wide_sequence_with_memory_resumes_where_it_failed() {
         assert_eq!(t.tick(&mut me), Status::Running);
     }
     assert_eq!(t.tick(&mut me), Status::Success);
+}
+
+#[test]
+fn a_hundred_wide_parallel_tracks_each_running_child() {
+    let (mut me, mut t) = (Counter::default(), WideParallel::default());
+    assert_eq!(t.tick(&mut me), Status::Running);
+    assert_eq!(me.starts, 100);
+    assert_eq!(t.active_path().len(), 101);
+    // Every child is resumed, not started again, and succeeds.
+    assert_eq!(t.tick(&mut me), Status::Success);
+    assert_eq!((me.starts, me.halts), (100, 0));
+    assert!(!t.is_active());
+    // The first failure ends the node and halts the 99 others, the last
+    // child's bit (99) included.
+    assert_eq!(t.tick(&mut me), Status::Running);
+    me.fail = true;
+    assert_eq!(t.tick(&mut me), Status::Failure);
+    assert_eq!((me.starts, me.halts), (200, 99));
+    assert!(!t.is_active());
+    me.fail = false;
+    assert_eq!(t.tick(&mut me), Status::Running);
+    assert_eq!(me.starts, 300);
+}
+
+#[test]
+fn a_hundred_wide_parallel_counts_failures_over_its_children() {
+    let (mut me, mut t) = (Counter::default(), WideParallelFailures::default());
+    assert_eq!(t.tick(&mut me), Status::Running);
+    // The third failure (child 2) ends the node; children 3 to 99 are halted.
+    me.fail = true;
+    assert_eq!(t.tick(&mut me), Status::Failure);
+    assert_eq!((me.starts, me.halts), (100, 97));
+    assert!(!t.is_active());
 }
 
 #[test]
