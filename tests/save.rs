@@ -2,7 +2,8 @@
 //! and `when let` guards carries on exactly from every save, in JSON and in
 //! postcard, re-run from a tape of its inputs; the layout hash changes with
 //! the tree's shape and not with its expressions, and a mismatch is refused;
-//! stimuli stores and shared objects load as they were saved.
+//! a parallel's running leaves stay running; stimuli stores and shared
+//! objects load as they were saved.
 //!
 //! The example trees (the creature, the squad with its shared state) are
 //! saved and replayed in `bt-difftest`'s `save` tests.
@@ -558,6 +559,64 @@ fn a_running_leaf_with_unit_memory_stays_running_through_json() {
     };
     assert_eq!(path(&loaded), path(&tree));
     assert!(path(&loaded).contains(&"Pause"));
+}
+
+bt::behavior_tree! {
+    /// Walks and pauses at once: the parallel holds both leaves' memories
+    /// bare, with a bit each saying that they run.
+    #[bt(serde)]
+    pub tree WalkAndPause(me: &mut Forager) {
+        parallel {
+            force_success { Walk { to: 5 } },
+            sequence { cond me.food.is_some(), Pause },
+        }
+    }
+}
+
+#[test]
+fn a_parallel_keeps_which_of_its_leaves_run_through_a_save() {
+    let mut me = Forager {
+        seed: 9,
+        food: Some(0),
+        ..Forager::default()
+    };
+    let mut tree = WalkAndPause::default();
+    assert_eq!(tree.tick(&mut me), Status::Running);
+    let path = |t: &WalkAndPause| {
+        let mut path = Vec::new();
+        t.visit_active(0, &mut |n| path.push(n.info.detail));
+        path
+    };
+    // Both leaves run; `Pause`'s memory is `()`, so only the running bit
+    // says so.
+    let running = path(&tree);
+    assert!(running.iter().any(|d| d.starts_with("Walk")), "{running:?}");
+    assert!(running.contains(&"Pause"), "{running:?}");
+    let loaded = [
+        (
+            "JSON",
+            serde_json::from_str::<WalkAndPause>(&serde_json::to_string(&tree).unwrap()).unwrap(),
+        ),
+        (
+            "postcard",
+            postcard::from_bytes::<WalkAndPause>(&postcard::to_allocvec(&tree).unwrap()).unwrap(),
+        ),
+    ];
+    for (format, loaded) in loaded {
+        assert_eq!(path(&loaded), running, "{format}");
+        // The saved and the loaded tree carry on alike: resumed leaves, not
+        // restarted ones.
+        let (mut a, mut b) = (me.clone(), me.clone());
+        let (mut saved, mut loaded) = (tree.clone(), loaded);
+        for t in 0..12 {
+            assert_eq!(
+                saved.tick(&mut a),
+                loaded.tick(&mut b),
+                "{format}, tick {t}"
+            );
+            assert_eq!(a, b, "{format}, tick {t}");
+        }
+    }
 }
 
 #[test]
