@@ -525,6 +525,29 @@ impl Gen<'_> {
         })
     }
 
+    /// Halts child `c` of the parallel whose record is `record`, if `c` is
+    /// a leaf's memory held bare there and its bit says that it runs, and
+    /// drops the memory; with `clear`, also clears the bit (a record's own
+    /// halt resets the whole mask after).
+    fn halt_running_child(
+        &self,
+        c: usize,
+        record: TokenStream,
+        clear: bool,
+    ) -> Option<TokenStream> {
+        let bit = self.running_bit(c)?;
+        let field = self.field(c);
+        let halt = self.halt_place(c, quote::quote!(&mut #record.#field));
+        let clear = clear.then(|| quote::quote!(#record.running &= !#bit;));
+        Some(quote::quote! {
+            if #record.running & #bit != 0 {
+                #halt
+                #record.#field = ::core::default::Default::default();
+                #clear
+            }
+        })
+    }
+
     /// `me: &mut Agent, cx: &Ctx`
     fn params(&self) -> TokenStream {
         let params = self.tree.params.iter().map(|p| {

@@ -343,17 +343,11 @@ impl Gen<'_> {
                         };
                         let saved = self.saved_state(c);
                         decls.push(quote!(#[doc = #child_doc] #saved #name: #ty,));
-                        let halt = self.halt_place(c, quote!(&mut self.#name));
-                        halts.push(match self.running_bit(c) {
-                            // A leaf's memory: halted if it runs, then dropped.
-                            Some(bit) => quote! {
-                                if self.running & #bit != 0 {
-                                    #halt
-                                    self.#name = ::core::default::Default::default();
-                                }
-                            },
-                            None => halt,
-                        });
+                        // A leaf's memory held bare: halted if it runs.
+                        halts.push(
+                            self.halt_running_child(c, quote!(self), false)
+                                .unwrap_or_else(|| self.halt_place(c, quote!(&mut self.#name))),
+                        );
                     }
                 }
             }

@@ -509,17 +509,9 @@ impl Gen<'_> {
                             }
                         }
                     }
-                    HeldBy::Bit(bit) => {
-                        let field = self.field(held.child);
-                        let halt = self.halt_place(id, quote!(&mut #holder.#field));
-                        quote! {
-                            if #holder.running & #bit != 0 {
-                                #halt
-                                #holder.#field = ::core::default::Default::default();
-                                #holder.running &= !#bit;
-                            }
-                        }
-                    }
+                    HeldBy::Bit(_) => self
+                        .halt_running_child(held.child, quote!(#holder), true)
+                        .expect("a child held with a running bit"),
                 }
             }
             (None, true) => quote!(#place.halt(#args);),
