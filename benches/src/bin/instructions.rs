@@ -1,0 +1,177 @@
+//! Prints the `## Instructions per agent-tick` section of `ASSEMBLY.md`:
+//! instructions, branches and simulated mispredictions per agent-tick of
+//! each reference tree and the decider, generated against hand-written,
+//! counted by cachegrind. Unlike times, these counts are the same on every
+//! run of the same binary, whatever else the machine is doing.
+//!
+//! ```sh
+//! cargo build --release -p bt-bench --bin tick_count --bin instructions
+//! target/release/instructions
+//! ```
+//!
+//! Needs `valgrind` on the `PATH`. Each row runs `tick_count` twice under
+//! cachegrind, for 20 and for 120 ticks of 1,000 agents, and divides the
+//! difference by the 100,000 agent-ticks between them, which leaves out
+//! building the agents and everything else both runs share.
+
+use bt_bench::decider::Variant;
+use bt_bench::harness::{Imp, TreeId};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const AGENTS: u64 = 1000;
+const SHORT: u64 = 20;
+const LONG: u64 = 120;
+
+/// Totals of one cachegrind run.
+#[derive(Clone, Copy, Default)]
+struct Counts {
+    instructions: u64,
+    branches: u64,
+    indirect: u64,
+    mispredicted: u64,
+}
+
+fn number_after(text: &str, label: &str) -> u64 {
+    let line = text
+        .lines()
+        .find(|l| l.contains(label))
+        .unwrap_or_else(|| panic!("cachegrind printed no `{label}` line:\n{text}"));
+    let after = &line[line.find(label).expect("found above") + label.len()..];
+    let digits: String = after
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == ',')
+        .filter(char::is_ascii_digit)
+        .collect();
+    digits.parse().expect("a count")
+}
+
+fn indirect(text: &str, label: &str) -> u64 {
+    let line = text
+        .lines()
+        .find(|l| l.contains(label))
+        .expect("checked by number_after");
+    let inner = &line[line.find('+').expect("cond + ind") + 1..];
+    let digits: String = inner
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == ',')
+        .filter(char::is_ascii_digit)
+        .collect();
+    digits.parse().expect("a count")
+}
+
+fn run(exe: &Path, args: &[String], ticks: u64) -> Counts {
+    let out = Command::new("valgrind")
+        .args([
+            "--tool=cachegrind",
+            "--cache-sim=no",
+            "--branch-sim=yes",
+            "--cachegrind-out-file=/dev/null",
+        ])
+        .arg(exe)
+        .args(args)
+        .arg(ticks.to_string())
+        .output()
+        .expect("run valgrind (is it installed?)");
+    assert!(out.status.success(), "tick_count {args:?} failed");
+    let text = String::from_utf8_lossy(&out.stderr);
+    Counts {
+        instructions: number_after(&text, "I   refs:"),
+        branches: number_after(&text, "Branches:"),
+        indirect: indirect(&text, "Branches:"),
+        mispredicted: number_after(&text, "Mispredicts:"),
+    }
+}
+
+/// Per agent-tick: (instructions, branches, indirect branches, mispredicted).
+fn per_tick(exe: &Path, args: &[String]) -> [f64; 4] {
+    let (a, b) = (run(exe, args, SHORT), run(exe, args, LONG));
+    let n = ((LONG - SHORT) * AGENTS) as f64;
+    let d = |x: u64, y: u64| (y as f64 - x as f64) / n;
+    [
+        d(a.instructions, b.instructions),
+        d(a.branches, b.branches),
+        d(a.indirect, b.indirect),
+        d(a.mispredicted, b.mispredicted),
+    ]
+}
+
+fn tick_count() -> PathBuf {
+    let exe = std::env::current_exe().expect("own path");
+    let path = exe.with_file_name("tick_count");
+    assert!(
+        path.exists(),
+        "build it first: cargo build --release -p bt-bench --bin tick_count"
+    );
+    path
+}
+
+fn row(cells: &[String]) -> String {
+    format!("| {} |\n", cells.join(" | "))
+}
+
+fn main() {
+    let exe = tick_count();
+    let mut out = String::new();
+    out.push_str("| tree | scenario | instructions: bt | hand-written | bt / hand | branches: bt | hand-written | indirect: bt | hand-written | mispredicted: bt | hand-written |\n");
+    out.push_str("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for tree in TreeId::ALL {
+        for &scenario in tree.scenarios() {
+            let args = |imp: Imp| {
+                vec![
+                    tree.name().to_string(),
+                    scenario.name().to_string(),
+                    imp.name().to_string(),
+                    AGENTS.to_string(),
+                ]
+            };
+            let bt = per_tick(&exe, &args(Imp::Ours));
+            let hand = per_tick(&exe, &args(Imp::Hand));
+            out.push_str(&row(&[
+                tree.name().into(),
+                scenario.name().into(),
+                format!("{:.1}", bt[0]),
+                format!("{:.1}", hand[0]),
+                format!("{:.2}", bt[0] / hand[0]),
+                format!("{:.1}", bt[1]),
+                format!("{:.1}", hand[1]),
+                format!("{:.1}", bt[2]),
+                format!("{:.1}", hand[2]),
+                format!("{:.2}", bt[3]),
+                format!("{:.2}", hand[3]),
+            ]));
+        }
+    }
+    out.push('\n');
+    out.push_str("| decider | instructions | / hand | branches | indirect | mispredicted |\n");
+    out.push_str("|---|---:|---:|---:|---:|---:|\n");
+    let variants = [
+        Variant::Hand,
+        Variant::NoContext,
+        Variant::NoTrace,
+        Variant::TracerOff,
+    ];
+    let mut hand = 0.0;
+    for variant in variants {
+        let args = vec![
+            "decider".to_string(),
+            variant.name().to_string(),
+            AGENTS.to_string(),
+        ];
+        let c = per_tick(&exe, &args);
+        if variant == Variant::Hand {
+            hand = c[0];
+        }
+        out.push_str(&row(&[
+            variant.name().into(),
+            format!("{:.1}", c[0]),
+            format!("{:.2}", c[0] / hand),
+            format!("{:.1}", c[1]),
+            format!("{:.1}", c[2]),
+            format!("{:.2}", c[3]),
+        ]));
+    }
+    print!("{out}");
+}
