@@ -1,4 +1,5 @@
-//! Prints the `## Instructions per agent-tick` section of `ASSEMBLY.md`:
+//! Prints the tables of the `## Instructions per agent-tick` section of
+//! `benches/ASSEMBLY.md`:
 //! instructions, branches and simulated mispredictions per agent-tick of
 //! each reference tree and the decider, generated against hand-written,
 //! counted by cachegrind. Unlike times, these counts are the same on every
@@ -32,13 +33,17 @@ struct Counts {
     mispredicted: u64,
 }
 
-fn number_after(text: &str, label: &str) -> u64 {
-    let line = text
-        .lines()
+/// The line of cachegrind's summary that contains `label`.
+fn line_of<'a>(text: &'a str, label: &str) -> &'a str {
+    text.lines()
         .find(|l| l.contains(label))
-        .unwrap_or_else(|| panic!("cachegrind printed no `{label}` line:\n{text}"));
-    let after = &line[line.find(label).expect("found above") + label.len()..];
-    let digits: String = after
+        .unwrap_or_else(|| panic!("cachegrind printed no `{label}` line:\n{text}"))
+}
+
+/// The number (written with thousands separators) that `text` starts with,
+/// after blanks.
+fn leading_number(text: &str) -> u64 {
+    let digits: String = text
         .trim_start()
         .chars()
         .take_while(|c| c.is_ascii_digit() || *c == ',')
@@ -47,19 +52,16 @@ fn number_after(text: &str, label: &str) -> u64 {
     digits.parse().expect("a count")
 }
 
+/// The number after `label`.
+fn number_after(text: &str, label: &str) -> u64 {
+    let line = line_of(text, label);
+    leading_number(&line[line.find(label).expect("found above") + label.len()..])
+}
+
+/// The indirect part of the `label` line (`N (C cond + I ind)`).
 fn indirect(text: &str, label: &str) -> u64 {
-    let line = text
-        .lines()
-        .find(|l| l.contains(label))
-        .expect("checked by number_after");
-    let inner = &line[line.find('+').expect("cond + ind") + 1..];
-    let digits: String = inner
-        .trim_start()
-        .chars()
-        .take_while(|c| c.is_ascii_digit() || *c == ',')
-        .filter(char::is_ascii_digit)
-        .collect();
-    digits.parse().expect("a count")
+    let line = line_of(text, label);
+    leading_number(&line[line.find('+').expect("cond + ind") + 1..])
 }
 
 fn run(exe: &Path, args: &[String], ticks: u64) -> Counts {
@@ -76,12 +78,16 @@ fn run(exe: &Path, args: &[String], ticks: u64) -> Counts {
         .output()
         .expect("run valgrind (is it installed?)");
     assert!(out.status.success(), "tick_count {args:?} failed");
-    let text = String::from_utf8_lossy(&out.stderr);
+    parse(&String::from_utf8_lossy(&out.stderr))
+}
+
+/// The totals cachegrind prints at exit.
+fn parse(text: &str) -> Counts {
     Counts {
-        instructions: number_after(&text, "I   refs:"),
-        branches: number_after(&text, "Branches:"),
-        indirect: indirect(&text, "Branches:"),
-        mispredicted: number_after(&text, "Mispredicts:"),
+        instructions: number_after(text, "I   refs:"),
+        branches: number_after(text, "Branches:"),
+        indirect: indirect(text, "Branches:"),
+        mispredicted: number_after(text, "Mispredicts:"),
     }
 }
 
@@ -174,4 +180,24 @@ fn main() {
         ]));
     }
     print!("{out}");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse;
+
+    #[test]
+    fn reads_the_totals_cachegrind_prints() {
+        let text = "==10305== \n\
+            ==10305== I   refs:      2,171,161\n\
+            ==10305== \n\
+            ==10305== Branches:        346,181  (265,975 cond + 80,206 ind)\n\
+            ==10305== Mispredicts:       6,174  (  5,623 cond +    551 ind)\n\
+            ==10305== Mispred rate:        1.8% (    2.1%     +    0.7%   )\n";
+        let c = parse(text);
+        assert_eq!(
+            (c.instructions, c.branches, c.indirect, c.mispredicted),
+            (2_171_161, 346_181, 80_206, 6_174)
+        );
+    }
 }
