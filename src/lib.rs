@@ -151,14 +151,6 @@
 //! assert_eq!(bot.x, 2);
 //! ```
 //!
-//! Leaf code is called from the generated `tick`, where LLVM decides what
-//! to inline. In a tree of hundreds of nodes it may leave some calls of a
-//! small `#[inline]` method out of line, and a `tick` that makes a call
-//! saves and restores registers on every tick, also when the path taken
-//! makes none. Marking leaf methods of a few instructions
-//! `#[inline(always)]` keeps the whole tick call-free: in the 301-node
-//! benchmark tree it takes 9 to 14% fewer instructions per tick.
-//!
 //! # Composites
 //!
 //! These follow BehaviorTree.CPP 4.x (`Sequence`, `SequenceWithMemory`,

@@ -1,13 +1,6 @@
 //! The benchmark world: agents whose leaves are cheap, deterministic
 //! functions of (agent, leaf id, tick), and a checksum of everything the
 //! leaves saw, so implementations can be proven to do the same work.
-//!
-//! The leaves are `#[inline(always)]`, so that every implementation runs
-//! them inline and the comparison is between trees. With plain `#[inline]`,
-//! LLVM inlined every call in the hand-written large tree but left about a
-//! third of the action starts in the generated one out of line, and a
-//! function that makes calls saves and restores registers on every tick,
-//! also on paths that make none (see `benches/ASSEMBLY.md`).
 
 use bt::Status;
 
@@ -40,7 +33,7 @@ impl Scenario {
     }
 
     /// How many ticks leaf `id` runs once started (1 = finishes at once).
-    #[inline(always)]
+    #[inline]
     pub fn duration(self, id: u32) -> u32 {
         match self {
             Scenario::Steady => u32::MAX,
@@ -167,7 +160,7 @@ impl Agent {
             .collect()
     }
 
-    #[inline(always)]
+    #[inline]
     fn record(&mut self, id: u32, status: Status) {
         let code = match status {
             Status::Success => 1,
@@ -180,7 +173,7 @@ impl Agent {
 
     /// Condition `id`: always true when steady, else true for about 56%
     /// of (agent, id, period) triples.
-    #[inline(always)]
+    #[inline]
     pub fn sense(&mut self, id: u32) -> bool {
         let ok = self.conditions >> (id % 64) & 1 != 0;
         self.record(id, Status::from(ok));
@@ -188,7 +181,7 @@ impl Agent {
     }
 
     /// Starts action `id`; `left` is its memory: ticks still to run.
-    #[inline(always)]
+    #[inline]
     pub fn act_start(&mut self, id: u32, left: &mut u32) -> Status {
         *left = match self.fixed_duration {
             0 => self.scenario.duration(id),
@@ -199,7 +192,7 @@ impl Agent {
 
     /// Ticks running action `id`: Running until its time is up, then
     /// Success for about 75% of (agent, id, period) triples, else Failure.
-    #[inline(always)]
+    #[inline]
     pub fn act_tick(&mut self, id: u32, left: &mut u32) -> Status {
         *left -= 1;
         let status = if *left > 0 {
@@ -214,7 +207,7 @@ impl Agent {
 
     /// Instant action `id`: finishes on the call that starts it, with
     /// Success for about 75% of (agent, id, period) triples, else Failure.
-    #[inline(always)]
+    #[inline]
     pub fn act_now(&mut self, id: u32) -> Status {
         self.completions += 1;
         let status = Status::from(self.outcomes >> (id % 64) & 1 != 0);
@@ -223,7 +216,7 @@ impl Agent {
     }
 
     /// A running action was abandoned.
-    #[inline(always)]
+    #[inline]
     pub fn act_halt(&mut self) {
         self.halts += 1;
     }
