@@ -92,9 +92,11 @@ pub fn write(dir: &Path, nodes_in_huge: usize) -> String {
     writeln!(o, "States live in one contiguous `Vec` per population; a benchmark iteration ticks every agent once.").unwrap();
     writeln!(o, "Leaves are trivial, so that the ratios show the tree's own control flow and state: a condition reads a bit,").unwrap();
     writeln!(o, "an action counts down a `u32`, and each call folds (leaf, status) into a checksum (about 1 ns); new conditions").unwrap();
-    writeln!(o, "and outcomes for a period are one lookup in a precomputed table. The leaves are `#[inline(always)]`, so that both").unwrap();
-    writeln!(o, "implementations run them inline. Times move with the machine by 20% or more between runs; `benches/ASSEMBLY.md`").unwrap();
-    writeln!(o, "counts each tick's instructions and branches, which do not (`target/release/instructions`).\n").unwrap();
+    writeln!(
+        o,
+        "and outcomes for a period are one lookup in a precomputed table.\n"
+    )
+    .unwrap();
 
     writeln!(o, "## What peers cannot express\n").unwrap();
     for tree in TreeId::ALL {
