@@ -24,13 +24,13 @@ const AGENTS: u64 = 1000;
 const SHORT: u64 = 20;
 const LONG: u64 = 120;
 
-/// Totals of one cachegrind run.
-#[derive(Clone, Copy, Default)]
-struct Counts {
-    instructions: u64,
-    branches: u64,
-    indirect: u64,
-    mispredicted: u64,
+/// Totals of one cachegrind run (`u64`), or per agent-tick (`f64`).
+#[derive(Clone, Copy)]
+struct Counts<T> {
+    instructions: T,
+    branches: T,
+    indirect: T,
+    mispredicted: T,
 }
 
 /// The line of cachegrind's summary that contains `label`.
@@ -64,7 +64,7 @@ fn indirect(text: &str, label: &str) -> u64 {
     leading_number(&line[line.find('+').expect("cond + ind") + 1..])
 }
 
-fn run(exe: &Path, args: &[String], ticks: u64) -> Counts {
+fn run(exe: &Path, args: &[String], ticks: u64) -> Counts<u64> {
     let out = Command::new("valgrind")
         .args([
             "--tool=cachegrind",
@@ -82,7 +82,7 @@ fn run(exe: &Path, args: &[String], ticks: u64) -> Counts {
 }
 
 /// The totals cachegrind prints at exit.
-fn parse(text: &str) -> Counts {
+fn parse(text: &str) -> Counts<u64> {
     Counts {
         instructions: number_after(text, "I   refs:"),
         branches: number_after(text, "Branches:"),
@@ -91,17 +91,17 @@ fn parse(text: &str) -> Counts {
     }
 }
 
-/// Per agent-tick: (instructions, branches, indirect branches, mispredicted).
-fn per_tick(exe: &Path, args: &[String]) -> [f64; 4] {
+/// Counts per agent-tick: the long run's totals less the short run's.
+fn per_tick(exe: &Path, args: &[String]) -> Counts<f64> {
     let (a, b) = (run(exe, args, SHORT), run(exe, args, LONG));
     let n = ((LONG - SHORT) * AGENTS) as f64;
     let d = |x: u64, y: u64| (y as f64 - x as f64) / n;
-    [
-        d(a.instructions, b.instructions),
-        d(a.branches, b.branches),
-        d(a.indirect, b.indirect),
-        d(a.mispredicted, b.mispredicted),
-    ]
+    Counts {
+        instructions: d(a.instructions, b.instructions),
+        branches: d(a.branches, b.branches),
+        indirect: d(a.indirect, b.indirect),
+        mispredicted: d(a.mispredicted, b.mispredicted),
+    }
 }
 
 fn tick_count() -> PathBuf {
@@ -138,15 +138,15 @@ fn main() {
             out.push_str(&row(&[
                 tree.name().into(),
                 scenario.name().into(),
-                format!("{:.1}", bt[0]),
-                format!("{:.1}", hand[0]),
-                format!("{:.2}", bt[0] / hand[0]),
-                format!("{:.1}", bt[1]),
-                format!("{:.1}", hand[1]),
-                format!("{:.1}", bt[2]),
-                format!("{:.1}", hand[2]),
-                format!("{:.2}", bt[3]),
-                format!("{:.2}", hand[3]),
+                format!("{:.1}", bt.instructions),
+                format!("{:.1}", hand.instructions),
+                format!("{:.2}", bt.instructions / hand.instructions),
+                format!("{:.1}", bt.branches),
+                format!("{:.1}", hand.branches),
+                format!("{:.1}", bt.indirect),
+                format!("{:.1}", hand.indirect),
+                format!("{:.2}", bt.mispredicted),
+                format!("{:.2}", hand.mispredicted),
             ]));
         }
     }
@@ -168,15 +168,15 @@ fn main() {
         ];
         let c = per_tick(&exe, &args);
         if variant == Variant::Hand {
-            hand = c[0];
+            hand = c.instructions;
         }
         out.push_str(&row(&[
             variant.name().into(),
-            format!("{:.1}", c[0]),
-            format!("{:.2}", c[0] / hand),
-            format!("{:.1}", c[1]),
-            format!("{:.1}", c[2]),
-            format!("{:.2}", c[3]),
+            format!("{:.1}", c.instructions),
+            format!("{:.2}", c.instructions / hand),
+            format!("{:.1}", c.branches),
+            format!("{:.1}", c.indirect),
+            format!("{:.2}", c.mispredicted),
         ]));
     }
     print!("{out}");

@@ -28,10 +28,11 @@ fn main() {
             .and_then(|a| a.parse().ok())
             .unwrap_or_else(|| panic!("{usage}"))
     };
-    if args.first().map(String::as_str) == Some("decider") {
+    let name = |i: usize| args.get(i).map(String::as_str);
+    if name(0) == Some("decider") {
         let variant = Variant::ALL
             .into_iter()
-            .find(|v| Some(v.name()) == args.get(1).map(String::as_str))
+            .find(|v| Some(v.name()) == name(1))
             .unwrap_or_else(|| panic!("{usage}"));
         let mut herd = Herd::new(variant, number(2));
         for _ in 0..number(3) {
@@ -40,7 +41,6 @@ fn main() {
         println!("{}", herd.statuses ^ herd.calls());
         return;
     }
-    let name = |i: usize| args.get(i).map(String::as_str);
     let tree = TreeId::ALL.into_iter().find(|t| Some(t.name()) == name(0));
     let scenario = Scenario::ALL
         .into_iter()
