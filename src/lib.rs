@@ -1070,8 +1070,14 @@
 //! (only when failures add up over ticks: not with the default `failure = 1`,
 //! where the first failure ends it) and the state of each child; such a leaf
 //! or node among its children is again the memory alone, with one bit of a
-//! `running` mask. `repeat`/`retry` store a count, in the smallest integer that
-//! holds `n`. A subtree of nodes that never return `Running` stores nothing.
+//! `running` mask. A `sequence`, `select` or reactive node among its children
+//! whose children with state are all memories of one leaf type (the leaf, or
+//! a node that is its memory) needs no enum of its own either: the parallel
+//! stores which branch runs in a one-byte tag and one memory beside it, as
+//! two of its own fields, so the tag fills the parallel's padding instead of
+//! taking a word in an enum. `repeat`/`retry` store a count, in the smallest
+//! integer that holds `n`. A subtree of nodes that never return `Running`
+//! stores nothing.
 //!
 //! ```
 //! # use bt::prelude::*;
@@ -1114,6 +1120,25 @@
 //! // Two walkers' ticks left, and one byte each for the children that
 //! // succeeded and for those that run.
 //! assert_eq!(Guard::STATE_SIZE, 4 + 4 + 1 + 1 + 2 /* padding */);
+//!
+//! behavior_tree! {
+//!     tree Lookout(seen: &mut [bool; 3]) {
+//!         parallel {
+//!             force_success { Walk },
+//!             reactive_select {
+//!                 reactive_sequence { cond seen[0], Walk },
+//!                 reactive_sequence { cond seen[1], invert { Walk } },
+//!                 Walk,
+//!             },
+//!         }
+//!     }
+//! }
+//!
+//! // Two walkers' ticks left (the looking one's and the running branch's),
+//! // the two masks, and a byte for which branch runs: an enum holding the
+//! // branch's walker would have taken 8 bytes where the tag and the second
+//! // walker take 5.
+//! assert_eq!(Lookout::STATE_SIZE, 4 + 4 + 1 + 1 + 1 + 1 /* padding */);
 //! ```
 //!
 //! # Halting

@@ -356,6 +356,63 @@ fn exclusive_branches_share_bytes_and_concurrent_ones_do_not() {
     assert_eq!(std::mem::size_of::<Exclusive>(), exclusive);
 }
 
+behavior_tree! {
+    /// Looks around while one of four branches runs; the three with state
+    /// all run `L`, so the parallel keeps which branch runs in a tag beside
+    /// one `Run`.
+    tree Lookout(w: &mut World) {
+        parallel(success = 2, failure = 1) {
+            force_success { L { n: "look" } },
+            reactive_select {
+                reactive_sequence { cond w.cond("hurt"), L { n: "flee" } },
+                sequence { cond w.cond("seen"), invert { L { n: "fight" } } },
+                action w.act("wait"),
+                L { n: "walk" },
+            },
+        }
+    }
+}
+
+#[test]
+fn exclusive_branches_of_one_leaf_type_in_a_parallel_share_one_memory() {
+    let mut w = World::new(&[
+        ("look", "RRRRS"),
+        ("hurt", "FFSSFF"),
+        ("seen", "FSFF"),
+        ("wait", "FRS"),
+        ("walk", "R"),
+        ("fight", "R"),
+        ("flee", "RR"),
+    ]);
+    let mut t = Lookout::default();
+    // Each leaf checks that the memory it ticks or halts is its own run's.
+    assert_eq!(
+        w.run(6, |w| t.tick(w)),
+        lines(&[
+            "R: +look=R ?hurt=F ?seen=F wait=F +walk=R",
+            "R: .look=R ?hurt=F ?seen=S +fight=R !walk",
+            "R: .look=R ?hurt=S +flee=R !fight",
+            "R: .look=R ?hurt=S .flee=R",
+            "R: .look=S ?hurt=F !flee ?seen=F wait=R",
+            "S: ?hurt=F ?seen=F wait=S",
+        ])
+    );
+    assert!(!t.is_active());
+    // Halting mid-run halts the running branch's leaf through the memory.
+    let mut w = World::new(&[("look", "R"), ("hurt", "S"), ("flee", "R")]);
+    let mut t = Lookout::default();
+    assert_eq!(
+        w.run(1, |w| t.tick(w)),
+        lines(&["R: +look=R ?hurt=S +flee=R"])
+    );
+    t.reset(&mut w);
+    assert_eq!(w.take_events(), "!look !flee");
+    // Two memories and one word for the masks and the tag.
+    let size = <Lookout as BehaviorTree>::STATE_SIZE;
+    let run = std::mem::size_of::<common::Run>();
+    assert!(size <= 2 * run + 8, "{size} bytes, {run} per memory");
+}
+
 const META_LINE: u32 = line!();
 behavior_tree! {
     tree Meta(w: &mut World) {

@@ -573,6 +573,62 @@ bt::behavior_tree! {
     }
 }
 
+bt::behavior_tree! {
+    /// Pauses while it walks to the food or, without food, west: the
+    /// parallel holds which way it walks in a tag beside one `Walk` memory.
+    #[bt(serde)]
+    pub tree PauseAndWalk(me: &mut Forager) {
+        parallel {
+            force_success { Pause },
+            reactive_select {
+                reactive_sequence { cond me.food.is_some(), Walk { to: me.food.unwrap_or(0) } },
+                Walk { to: -3 },
+            },
+        }
+    }
+}
+
+/// The details of `tree`'s active nodes, root first.
+fn active_details<T: BehaviorTree>(tree: &T) -> Vec<&'static str> {
+    let mut path = Vec::new();
+    tree.visit_active(0, &mut |n| path.push(n.info.detail));
+    path
+}
+
+/// Saves `tree` in JSON and in postcard, and checks that each loaded copy
+/// has the same active nodes and carries on as the saved one does.
+fn carries_on_after_a_save<T>(tree: &T, me: &Forager, tick: fn(&mut T, &mut Forager) -> Status)
+where
+    T: BehaviorTree + Clone + Serialize + for<'de> Deserialize<'de>,
+{
+    let running = active_details(tree);
+    let loaded = [
+        (
+            "JSON",
+            serde_json::from_str::<T>(&serde_json::to_string(tree).unwrap()).unwrap(),
+        ),
+        (
+            "postcard",
+            postcard::from_bytes::<T>(&postcard::to_allocvec(tree).unwrap()).unwrap(),
+        ),
+    ];
+    for (format, loaded) in loaded {
+        assert_eq!(active_details(&loaded), running, "{format}");
+        // The saved and the loaded tree carry on alike: resumed leaves, not
+        // restarted ones.
+        let (mut a, mut b) = (me.clone(), me.clone());
+        let (mut saved, mut loaded) = (tree.clone(), loaded);
+        for t in 0..12 {
+            assert_eq!(
+                tick(&mut saved, &mut a),
+                tick(&mut loaded, &mut b),
+                "{format}, tick {t}"
+            );
+            assert_eq!(a, b, "{format}, tick {t}");
+        }
+    }
+}
+
 #[test]
 fn a_parallel_keeps_which_of_its_leaves_run_through_a_save() {
     let mut me = Forager {
@@ -582,41 +638,40 @@ fn a_parallel_keeps_which_of_its_leaves_run_through_a_save() {
     };
     let mut tree = WalkAndPause::default();
     assert_eq!(tree.tick(&mut me), Status::Running);
-    let path = |t: &WalkAndPause| {
-        let mut path = Vec::new();
-        t.visit_active(0, &mut |n| path.push(n.info.detail));
-        path
-    };
     // Both leaves run; `Pause`'s memory is `()`, so only the running bit
     // says so.
-    let running = path(&tree);
+    let running = active_details(&tree);
     assert!(running.iter().any(|d| d.starts_with("Walk")), "{running:?}");
     assert!(running.contains(&"Pause"), "{running:?}");
-    let loaded = [
-        (
-            "JSON",
-            serde_json::from_str::<WalkAndPause>(&serde_json::to_string(&tree).unwrap()).unwrap(),
-        ),
-        (
-            "postcard",
-            postcard::from_bytes::<WalkAndPause>(&postcard::to_allocvec(&tree).unwrap()).unwrap(),
-        ),
-    ];
-    for (format, loaded) in loaded {
-        assert_eq!(path(&loaded), running, "{format}");
-        // The saved and the loaded tree carry on alike: resumed leaves, not
-        // restarted ones.
-        let (mut a, mut b) = (me.clone(), me.clone());
-        let (mut saved, mut loaded) = (tree.clone(), loaded);
-        for t in 0..12 {
-            assert_eq!(
-                saved.tick(&mut a),
-                loaded.tick(&mut b),
-                "{format}, tick {t}"
-            );
-            assert_eq!(a, b, "{format}, tick {t}");
-        }
+    carries_on_after_a_save(&tree, &me, WalkAndPause::tick);
+}
+
+#[test]
+fn a_parallel_keeps_which_branch_runs_beside_the_shared_memory_through_a_save() {
+    let mut me = Forager {
+        seed: 9,
+        food: Some(4),
+        ..Forager::default()
+    };
+    let mut tree = PauseAndWalk::default();
+    for _ in 0..2 {
+        assert_eq!(tree.tick(&mut me), Status::Running);
     }
+    assert_eq!(me.x, 2, "two steps toward the food");
+    let running = active_details(&tree);
+    assert!(
+        running.contains(&"Walk { to: me.food.unwrap_or(0) }"),
+        "{running:?}"
+    );
+    carries_on_after_a_save(&tree, &me, PauseAndWalk::tick);
+    // The food is gone: the walk to it is halted and the other branch
+    // walks west, in the same memory.
+    me.food = None;
+    assert_eq!(tree.tick(&mut me), Status::Running);
+    assert_eq!((me.x, me.halted), (1, 1));
+    let running = active_details(&tree);
+    assert!(running.contains(&"Walk { to: -3 }"), "{running:?}");
+    carries_on_after_a_save(&tree, &me, PauseAndWalk::tick);
 }
 
 #[test]

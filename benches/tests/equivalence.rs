@@ -113,3 +113,16 @@ fn gate_herds_agree() {
     assert_eq!(with.statuses, without.statuses);
     assert_eq!(with.shared.gate.inside(), 0);
 }
+
+#[test]
+fn the_guards_state_is_no_larger_than_the_hand_written_one() {
+    // The priorities' tag sits in the parallel's record beside one shared
+    // memory, as the hand-written guard keeps its running branch in a byte
+    // beside one `act` word.
+    let (ours, hand) = (
+        std::mem::size_of::<bt_bench::ours::Guard>(),
+        std::mem::size_of::<bt_bench::hand::GuardHand>(),
+    );
+    assert_eq!(ours, 12);
+    assert!(ours <= hand, "{ours} bytes against {hand}");
+}

@@ -98,6 +98,14 @@ pub enum Shape {
     Ticket,
     /// `enum { Idle, N<c>(child state), .. }`: which child runs.
     OneOf,
+    /// Which child runs, in a fieldless `enum { N<c>, .., Idle }`, with the
+    /// memory of leaf `.0` beside it: a sequence or select in a parallel
+    /// whose children that keep state are all memories of leaves of that
+    /// one type ([`Shape::Memory`] or [`Shape::LeafOf`]). The parallel's
+    /// record holds the enum (one byte) and the memory as two fields of its
+    /// own, so the tag does not take a word of padding in an enum of its
+    /// own. The memory is `Default` while no stateful child runs.
+    Tagged(usize),
     /// `enum { Idle, N<c>(state, value, since), .. }`: a decider group's
     /// active child.
     Decider,
@@ -396,7 +404,7 @@ impl Tree {
     pub fn has_named_type(&self, id: usize) -> bool {
         matches!(
             self.node(id).shape,
-            Shape::OneOf | Shape::Decider | Shape::Record(_)
+            Shape::OneOf | Shape::Tagged(_) | Shape::Decider | Shape::Record(_)
         )
     }
 }

@@ -416,7 +416,58 @@ fn analyse(nodes: &mut [Node], times: bool) {
             }
         }
     }
+    tag_shared_memory(nodes, &sizes);
 }
+
+/// A sequence or select that is a child of a parallel, and whose children
+/// that keep state are all memories of one leaf type, stores which child
+/// runs apart from that memory ([`Shape::Tagged`]), in two fields of the
+/// parallel's record. Its subtree is small ([`TAG_NODES`]), so that none
+/// of its code is outlined into a function that would take its state.
+fn tag_shared_memory(nodes: &mut [Node], sizes: &[usize]) {
+    for id in 1..nodes.len() {
+        let node = &nodes[id];
+        let parent = node.parent.expect("only the root has no parent");
+        let fits = node.shape == Shape::OneOf
+            && sizes[id] <= TAG_NODES
+            && matches!(
+                node.kind,
+                Kind::Sequence | Kind::Select | Kind::ReactiveSequence | Kind::ReactiveSelect
+            )
+            && matches!(
+                nodes[parent].kind,
+                Kind::Parallel { .. } | Kind::ParallelAll { .. }
+            );
+        if !fits {
+            continue;
+        }
+        let leaves: Option<Vec<usize>> = node
+            .children
+            .iter()
+            .filter(|&&c| nodes[c].has_state)
+            .map(|&c| match nodes[c].shape {
+                Shape::Memory => Some(c),
+                Shape::LeafOf(leaf) => Some(leaf),
+                _ => None,
+            })
+            .collect();
+        let path = |leaf: usize| match &nodes[leaf].kind {
+            Kind::Leaf { path, .. } => path.to_token_stream().to_string(),
+            _ => unreachable!("a memory is a leaf's"),
+        };
+        if let Some(&first) = leaves.as_ref().and_then(|l| l.first())
+            && leaves.iter().flatten().all(|&l| path(l) == path(first))
+        {
+            nodes[id].shape = Shape::Tagged(first);
+        }
+    }
+}
+
+/// Nodes (itself included) of the largest sequence or select whose state
+/// is a tag beside one memory ([`Shape::Tagged`]): below the size at which code generation
+/// outlines a node, and so also at most as many children as one function
+/// of a wide composite runs.
+const TAG_NODES: usize = 32;
 
 /// Nodes (itself included) of the largest sequence or select that becomes
 /// its leaf's memory ([`Shape::LeafOf`]): small enough that its code is
@@ -776,7 +827,8 @@ mod tests {
                 &Shape::LeafOf(22),
                 &Shape::None,
                 &Shape::Memory,
-                &Shape::OneOf,
+                // Both children run one leaf type: a tag beside one memory.
+                &Shape::Tagged(24),
                 &Shape::Memory,
                 &Shape::Memory,
                 // The action can run too.
@@ -793,6 +845,42 @@ mod tests {
         });
         assert_eq!(tree.nodes[1].shape, Shape::OneOf);
         assert_eq!(tree.nodes[COLLAPSE_NODES + 2].shape, Shape::Memory);
+    }
+
+    #[test]
+    fn exclusive_memories_of_one_leaf_type_in_a_parallel_share_a_field() {
+        let wide = (0..TAG_NODES).map(|_| quote!(cond a.x(),));
+        let tree = lower_one(quote! {
+            tree T(a: &mut A) {
+                parallel(success = 1, failure = 1) {
+                    reactive_select {
+                        reactive_sequence { cond a.x(), Walk },
+                        sequence { cond a.y(), invert { Walk } },
+                        action a.z(),
+                        Walk,
+                    },
+                    select { Walk, Run },
+                    select { Walk, keep_running_until_failure { Walk } },
+                    select { #(#wide)* Walk, Walk },
+                    sequence { cond a.x(), action a.y() },
+                }
+            }
+        });
+        let shape = |id: usize| &tree.nodes[id].shape;
+        // Every running child with state is a `Walk`: the memory is the
+        // first of them, and a child without state is a variant alone.
+        assert_eq!(shape(1), &Shape::Tagged(4));
+        assert_eq!(shape(2), &Shape::LeafOf(4));
+        assert_eq!(shape(5), &Shape::LeafOf(8));
+        assert_eq!(shape(10), &Shape::Memory);
+        // Two leaf types, or a state that is not a leaf's memory: an enum.
+        assert_eq!(shape(11), &Shape::OneOf);
+        assert_eq!(shape(14), &Shape::OneOf);
+        // Larger than `TAG_NODES`: an enum.
+        assert_eq!(shape(18), &Shape::OneOf);
+        // No child with state: the enum is a tag already.
+        let last = tree.nodes[0].children[4];
+        assert_eq!(shape(last), &Shape::OneOf);
     }
 
     #[test]

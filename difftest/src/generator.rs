@@ -254,11 +254,37 @@ impl Generator {
                     self.budget -= 1;
                     let kw = self.rng.pick(&["invert", "force_success", "force_failure"]);
                     format!("{kw} {{ L {{ k: {} }} }}", self.expr())
+                } else if holds && !passes_over && self.budget > 0 && draw < 50 {
+                    self.one_leaf_branches()
                 } else {
                     self.node(inner)
                 }
             })
             .collect()
+    }
+
+    /// Under a parallel: a sequence or select of two or three branches
+    /// whose only state is the memory of an `L` (the leaf itself, a guarded
+    /// leaf, a decorator over it) or none (an action), which the parallel
+    /// holds as the running branch beside one memory.
+    fn one_leaf_branches(&mut self) -> String {
+        let kw = self.rng.pick(&IN_ORDER[..4]);
+        let n = 2 + self.rng.below(2);
+        let branches: Vec<String> = (0..n)
+            .map(|_| {
+                self.budget = self.budget.saturating_sub(1);
+                match self.rng.below(4) {
+                    0 => format!("L {{ k: {} }}", self.expr()),
+                    1 => {
+                        let kw = self.rng.pick(&IN_ORDER[..4]);
+                        format!("{kw} {{ {} }}", self.guarded_leaf(1).join(", "))
+                    }
+                    2 => format!("invert {{ L {{ k: {} }} }}", self.expr()),
+                    _ => format!("action w.a({})", self.expr()),
+                }
+            })
+            .collect();
+        format!("{kw} {{ {} }}", branches.join(", "))
     }
 
     fn child(&mut self, at: Place) -> String {

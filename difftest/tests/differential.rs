@@ -127,6 +127,31 @@ fn the_generated_trees_include_nodes_held_as_their_leafs_memory() {
 }
 
 #[test]
+fn the_generated_trees_include_tags_beside_one_memory() {
+    // A sequence or select in a parallel whose branches with state all run
+    // one leaf type keeps which branch runs in a tag, with one memory beside
+    // it in the parallel's record: the comparison covers each kind so laid.
+    let expansion = bt_compiler::expand(SOURCE.parse().expect("tokens")).to_string();
+    let tagged = |node: &str| {
+        expansion
+            .split("# [doc = \" State of n")
+            .filter_map(|state| state.split_once(' '))
+            .filter(|(_, rest)| rest.starts_with(&format!("{node} ")))
+            .filter(|(_, rest)| {
+                rest.split_once('"')
+                    .is_some_and(|(doc, _)| doc.contains("The memory beside it"))
+            })
+            .count()
+    };
+    for node in ["sequence", "select", "reactive_sequence", "reactive_select"] {
+        assert!(
+            tagged(node) > 0,
+            "seed {SEED}: no {node} keeps a tag beside one memory"
+        );
+    }
+}
+
+#[test]
 fn compiled_trees_match_the_interpreter() {
     let program = Program::parse(SOURCE)
         .unwrap_or_else(|e| panic!("the interpreter rejects the generated trees: {e:?}"));

@@ -138,7 +138,9 @@ impl Gen<'_> {
             Shape::Child => self.active(node.children[0], place),
             Shape::Arrived => quote!(*(#place)),
             // Asked of the named type, so that deep trees stay linear.
-            Shape::OneOf | Shape::Decider | Shape::Record(_) => quote!((#place).is_active()),
+            Shape::OneOf | Shape::Tagged(_) | Shape::Decider | Shape::Record(_) => {
+                quote!((#place).is_active())
+            }
         }
     }
 
@@ -313,7 +315,15 @@ impl Gen<'_> {
                                 Some(bit) => quote!(#record.running & #bit != 0),
                                 None => self.active(c, quote!(&#record.#name)),
                             };
-                            let visit = self.visit(c, Some(quote!(&#record.#name)), None);
+                            // A tag is visited with the memory beside it.
+                            let place = match self.tree.node(c).shape {
+                                Shape::Tagged(_) => {
+                                    let m = names::memory_field(c);
+                                    quote!((&#record.#name, &#record.#m))
+                                }
+                                _ => quote!(&#record.#name),
+                            };
+                            let visit = self.visit(c, Some(place), None);
                             quote!(if #active { #visit })
                         });
                 let bind = several.then(|| quote!(let #v = #place;));
@@ -340,6 +350,27 @@ impl Gen<'_> {
                     });
                 quote! {
                     match #place {
+                        #(#arms)*
+                        _ => {}
+                    }
+                }
+            }
+            Shape::Tagged(_) => {
+                let ty = self.type_ident(id);
+                let (tag, memory) = (names::matched_child(id), names::memory_place(id));
+                let arms = node
+                    .children
+                    .iter()
+                    .filter(|&&c| self.tree.node(c).can_run)
+                    .map(|&c| {
+                        let variant = self.variant(c);
+                        let state = self.tree.node(c).has_state.then(|| quote!(#memory));
+                        let visit = self.visit(c, state, None);
+                        quote!(#ty::#variant => { #visit })
+                    });
+                quote! {
+                    let (#tag, #memory) = #place;
+                    match *#tag {
                         #(#arms)*
                         _ => {}
                     }

@@ -136,6 +136,9 @@ macro_rules! numbered {
 numbered! {
     /// The local holding `&mut` the state of node `id`.
     place: Ident = local("__s");
+    /// The local holding `&mut` the leaf memory beside the tag of node
+    /// `id` ([`Shape::Tagged`](crate::ir::Shape::Tagged)).
+    memory_place: Ident = local("__m");
     /// The local holding `&mut` the member state of rendezvous `id`.
     member: Ident = local("__member_n");
     /// A payload bound per child while walking the active path.
@@ -195,6 +198,12 @@ pub fn variant(id: usize) -> Ident {
 /// The field holding child `id`'s state in its parent's struct: `n4`.
 pub fn field(id: usize) -> Ident {
     format_ident!("n{}", id)
+}
+
+/// The field holding the leaf memory beside child `id`'s tag in its
+/// parent's struct ([`Shape::Tagged`](crate::ir::Shape::Tagged)): `m4`.
+pub fn memory_field(id: usize) -> Ident {
+    format_ident!("m{}", id)
 }
 
 /// The record field holding a node's only child's state: `child`.

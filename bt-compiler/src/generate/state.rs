@@ -86,6 +86,29 @@ impl Gen<'_> {
                 let args = self.args();
                 quote!((#place).halt(#args);)
             }
+            Shape::Tagged(_) => unreachable!("a tag is halted with its memory: `halt_tagged`"),
+        }
+    }
+
+    /// Halts the state of node `id` ([`Shape::Tagged`]) whose tag is at
+    /// `place` and memory at `memory` (`&mut` expressions).
+    pub(super) fn halt_tagged(
+        &self,
+        id: usize,
+        place: TokenStream,
+        memory: TokenStream,
+    ) -> TokenStream {
+        debug_assert!(matches!(self.tree.node(id).shape, Shape::Tagged(_)));
+        let args = self.args();
+        quote!((#place).halt(#memory, #args);)
+    }
+
+    /// The leaf memory type beside the tag of node `id`, if its state is
+    /// [`Shape::Tagged`].
+    pub(super) fn tagged_memory(&self, id: usize) -> Option<TokenStream> {
+        match self.tree.node(id).shape {
+            Shape::Tagged(leaf) => Some(self.ty(leaf)),
+            _ => None,
         }
     }
 
@@ -108,8 +131,14 @@ impl Gen<'_> {
         };
         let (definition, halt) = match &node.shape {
             Shape::Record(fields) => self.record_type(id, fields),
+            Shape::Tagged(leaf) => self.tag_type(id, *leaf),
             _ => self.enum_type(id),
         };
+        // A tag halts the memory beside it, which its parent passes.
+        let memory = self.tagged_memory(id).map(|ty| {
+            let m = names::memory();
+            quote!(#m: &mut #ty,)
+        });
         let is_active = self.is_active_body(id);
         let index = (node.shape == Shape::Decider).then(|| {
             let n = node.children.len();
@@ -147,7 +176,7 @@ impl Gen<'_> {
                 /// Halts the running children, deepest first, then resets.
                 #[inline]
                 #[allow(unused_variables, clippy::all)]
-                fn halt(&mut self, #params) {
+                fn halt(&mut self, #memory #params) {
                     #halt
                 }
 
@@ -242,6 +271,60 @@ impl Gen<'_> {
         };
         let halt = quote! {
             #halt_match
+            *self = Self::Idle;
+        };
+        (definition, halt)
+    }
+
+    /// A [`Shape::Tagged`] state: a fieldless enum with a variant per child
+    /// that can be running, then `Idle`; `halt` halts leaf `leaf`'s type's
+    /// memory beside it if a child with state runs, and resets both.
+    fn tag_type(&self, id: usize, leaf: usize) -> (TokenStream, TokenStream) {
+        let node = self.tree.node(id);
+        let ident = self.type_ident(id);
+        let doc = format!(
+            " State of{}: which child is running. The memory beside it, in the parent's `{}` field, is the memory of the running child's leaf.",
+            node.describe(),
+            names::memory_field(id)
+        );
+        let mut variants = Vec::new();
+        let mut stateful = Vec::new();
+        for &c in &node.children {
+            let child = self.tree.node(c);
+            if !child.can_run {
+                continue;
+            }
+            let variant = self.variant(c);
+            let child_doc = match child.shape {
+                Shape::LeafOf(l) => format!(
+                    "{} is running. So is{}, which runs exactly when it does: the memory is its.",
+                    child.describe(),
+                    self.tree.node(l).describe()
+                ),
+                Shape::Memory => format!("{} is running: the memory is its.", child.describe()),
+                _ => format!("{} is running.", child.describe()),
+            };
+            variants.push(quote!(#[doc = #child_doc] #variant,));
+            if child.has_state {
+                stateful.push(quote!(Self::#variant));
+            }
+        }
+        let definition = quote! {
+            #[doc = #doc]
+            enum #ident {
+                #(#variants)*
+                /// No child is running.
+                #[default]
+                Idle,
+            }
+        };
+        let m = names::memory();
+        let halt_leaf = self.halt_place(leaf, quote!(#m));
+        let halt = quote! {
+            if ::core::matches!(*self, #(#stateful)|*) {
+                #halt_leaf
+                *#m = ::core::default::Default::default();
+            }
             *self = Self::Idle;
         };
         (definition, halt)
@@ -343,6 +426,23 @@ impl Gen<'_> {
                         };
                         let saved = self.saved_state(c);
                         decls.push(quote!(#[doc = #child_doc] #saved #name: #ty,));
+                        if let Shape::Tagged(leaf) = child.shape {
+                            let (m, ty) = (names::memory_field(c), self.ty(leaf));
+                            let (doc, saved) = (
+                                format!(
+                                    " The memory of the leaf that runs below{}, as its `{name}` says; `Default` while none does.",
+                                    child.describe()
+                                ),
+                                self.saved_state(leaf),
+                            );
+                            decls.push(quote!(#[doc = #doc] #saved #m: #ty,));
+                            halts.push(self.halt_tagged(
+                                c,
+                                quote!(self.#name),
+                                quote!(&mut self.#m),
+                            ));
+                            continue;
+                        }
                         // A leaf's memory held bare: halted if it runs.
                         halts.push(
                             self.halt_running_child(c, quote!(self), false)

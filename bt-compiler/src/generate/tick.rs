@@ -61,6 +61,53 @@ enum Finish {
 }
 
 impl Gen<'_> {
+    /// `__s3.halt(..);`: halts composite `id`'s state at its place, and
+    /// for a tag ([`Shape::Tagged`]) the memory beside it.
+    fn halt_own(&self, id: usize) -> TokenStream {
+        let place = self.place(id);
+        match self.tree.node(id).shape {
+            Shape::Tagged(_) => {
+                let memory = names::memory_place(id);
+                self.halt_tagged(id, quote!(#place), quote!(#memory))
+            }
+            _ => {
+                let args = self.args();
+                quote!(#place.halt(#args);)
+            }
+        }
+    }
+
+    /// A pattern matching child `c`'s variant of composite `id`'s state,
+    /// whatever it holds.
+    fn running_pattern(&self, id: usize, c: usize) -> TokenStream {
+        let (ty, variant) = (self.type_ident(id), self.variant(c));
+        let payload =
+            matches!(self.tree.node(id).shape, Shape::OneOf) && self.tree.node(c).has_state;
+        if payload {
+            quote!(#ty::#variant(..))
+        } else {
+            quote!(#ty::#variant)
+        }
+    }
+
+    /// Stores that child `c` of composite `id` runs, with `state`, its
+    /// state, if it has one: in the variant, or for a tag
+    /// ([`Shape::Tagged`]) in the memory beside it.
+    fn store_running(&self, id: usize, c: usize, state: Option<TokenStream>) -> TokenStream {
+        let (place, ty, variant) = (self.place(id), self.type_ident(id), self.variant(c));
+        match (state, &self.tree.node(id).shape) {
+            (None, _) => quote!(*#place = #ty::#variant;),
+            (Some(state), Shape::Tagged(_)) => {
+                let memory = names::memory_place(id);
+                quote! {
+                    *#place = #ty::#variant;
+                    *#memory = #state;
+                }
+            }
+            (Some(state), _) => quote!(*#place = #ty::#variant(#state);),
+        }
+    }
+
     /// `__k.n4_next`: the child a `sequence_with_memory` starts from.
     fn memory(&self, id: usize) -> TokenStream {
         let (keep, field) = (names::keep(), names::keep_field(id, Keep::Next));
@@ -323,8 +370,31 @@ impl Gen<'_> {
                 let temp = names::temp();
                 quote!(#temp = ::core::option::Option::Some(#memory);)
             } else {
-                quote!(*#place = #ty::#variant(#memory);)
+                self.store_running(held.holder, held.child, Some(quote!(#memory)))
             };
+            if let Shape::Tagged(_) = self.tree.node(held.holder).shape {
+                // The memory beside the holder's tag, valid while the tag
+                // names this leaf's branch: dropped when the leaf ends.
+                let beside = names::memory_place(held.holder);
+                return quote! {{
+                    let #params = #literal;
+                    if let #ty::#variant = *#place {
+                        let #r = #leaf::tick(&#params, #beside, #agent);
+                        if #r.is_done() {
+                            *#place = #ty::Idle;
+                            *#beside = ::core::default::Default::default();
+                        }
+                        #r
+                    } else {
+                        let mut #memory = ::core::default::Default::default();
+                        let #r = #leaf::start(&#params, &mut #memory, #agent);
+                        if #r.is_running() {
+                            #keep
+                        }
+                        #r
+                    }
+                }};
+            }
             return quote! {{
                 let #params = #literal;
                 match #place {
@@ -447,10 +517,10 @@ impl Gen<'_> {
     fn held_runs(&self, held: &Held) -> (TokenStream, TokenStream) {
         let holder = self.place(held.holder);
         match &held.by {
-            HeldBy::Variant { .. } => {
-                let (holder_ty, variant) = (self.type_ident(held.holder), self.variant(held.child));
-                (quote!(*#holder), quote!(#holder_ty::#variant(..)))
-            }
+            HeldBy::Variant { .. } => (
+                quote!(*#holder),
+                self.running_pattern(held.holder, held.child),
+            ),
             HeldBy::Bit(bit) => (quote!((#holder.running & #bit != 0)), quote!(true)),
         }
     }
@@ -500,12 +570,25 @@ impl Gen<'_> {
                     HeldBy::Variant { .. } => {
                         let holder_ty = self.type_ident(held.holder);
                         let variant_here = self.variant(held.child);
-                        let x = names::matched();
-                        let halt = self.halt_place(id, quote!(#x));
-                        quote! {
-                            if let #holder_ty::#variant_here(#x) = #holder {
-                                #halt
-                                *#holder = #holder_ty::Idle;
+                        if let Shape::Tagged(_) = self.tree.node(held.holder).shape {
+                            // The memory beside the holder's tag.
+                            let memory = names::memory_place(held.holder);
+                            let halt = self.halt_place(id, quote!(#memory));
+                            quote! {
+                                if let #holder_ty::#variant_here = *#holder {
+                                    #halt
+                                    *#holder = #holder_ty::Idle;
+                                    *#memory = ::core::default::Default::default();
+                                }
+                            }
+                        } else {
+                            let x = names::matched();
+                            let halt = self.halt_place(id, quote!(#x));
+                            quote! {
+                                if let #holder_ty::#variant_here(#x) = #holder {
+                                    #halt
+                                    *#holder = #holder_ty::Idle;
+                                }
                             }
                         }
                     }
@@ -514,7 +597,7 @@ impl Gen<'_> {
                         .expect("a child held with a running bit"),
                 }
             }
-            (None, true) => quote!(#place.halt(#args);),
+            (None, true) => self.halt_own(id),
             (None, false) => quote!(*#place = #ty::Idle;),
         });
         let pieces: Vec<TokenStream> = node
@@ -590,19 +673,26 @@ impl Gen<'_> {
                                 *#place = #ty::#variant(#temp);
                             }
                         }
-                        (true, true) => quote! {
-                            if let ::core::option::Option::Some(#temp) = #temp {
-                                #place.halt(#args);
-                                *#place = #ty::#variant(#temp);
+                        (true, true) => {
+                            let (halt, store) =
+                                (self.halt_own(id), self.store_running(id, c, Some(quote!(#temp))));
+                            quote! {
+                                if let ::core::option::Option::Some(#temp) = #temp {
+                                    #halt
+                                    #store
+                                }
                             }
-                        },
+                        }
                         (false, false) => quote!(*#place = #ty::#variant;),
-                        (false, true) => quote! {
-                            if !::core::matches!(*#place, #ty::#variant) {
-                                #place.halt(#args);
-                                *#place = #ty::#variant;
+                        (false, true) => {
+                            let halt = self.halt_own(id);
+                            quote! {
+                                if !::core::matches!(*#place, #ty::#variant) {
+                                    #halt
+                                    *#place = #ty::#variant;
+                                }
                             }
-                        },
+                        }
                     };
                     quote! {
                         match #r {
@@ -648,12 +738,7 @@ impl Gen<'_> {
                     // The leaf runs if its holder says so.
                     return Some(self.held_runs(held).1);
                 }
-                let variant = self.variant(c);
-                Some(if self.tree.node(c).has_state {
-                    quote!(#ty::#variant(..))
-                } else {
-                    quote!(#ty::#variant)
-                })
+                Some(self.running_pattern(id, c))
             }),
             OneOf::Memory => self.resume_chain(id, &pieces, |i| {
                 Some(Literal::usize_unsuffixed(i).into_token_stream())
@@ -683,12 +768,11 @@ impl Gen<'_> {
             .filter_map(|i| {
                 let child = self.tree.node(node.children[i]);
                 child.can_run.then(|| {
-                    let (variant, i) = (self.variant(child.id), Literal::usize_unsuffixed(i));
-                    if child.has_state {
-                        quote!(Self::#variant(..) => #i,)
-                    } else {
-                        quote!(Self::#variant => #i,)
-                    }
+                    let (pattern, i) = (
+                        self.running_pattern(id, child.id),
+                        Literal::usize_unsuffixed(i),
+                    );
+                    quote!(#pattern => #i,)
                 })
             })
             .collect();
@@ -847,7 +931,17 @@ impl Gen<'_> {
                 let setup = (self.tree.node(c).has_state && own).then(|| {
                     let child_place = self.place(c);
                     let field = self.field(c);
-                    quote!(let #child_place = &mut #place.#field;)
+                    match self.tree.node(c).shape {
+                        // A tag, and the memory beside it.
+                        Shape::Tagged(_) => {
+                            let (memory, m) = (names::memory_place(c), names::memory_field(c));
+                            quote! {
+                                let #child_place = &mut #place.#field;
+                                let #memory = &mut #place.#m;
+                            }
+                        }
+                        _ => quote!(let #child_place = &mut #place.#field;),
+                    }
                 });
                 let eval = self.eval(c);
                 // With thresholds, reaching one ends the node at once.
