@@ -98,7 +98,7 @@ pub enum Shape {
     Ticket,
     /// `enum { Idle, N<c>(child state), .. }`: which child runs.
     OneOf,
-    /// Which child runs, in a fieldless `enum { N<c>, .., Idle }`, with the
+    /// Which child runs, in a fieldless `enum { Idle, N<c>, .. }`, with the
     /// memory of leaf `.0` beside it: a sequence or select in a parallel
     /// whose children that keep state are all memories of leaves of that
     /// one type ([`Shape::Memory`] or [`Shape::LeafOf`]). The parallel's

@@ -276,9 +276,10 @@ impl Gen<'_> {
         (definition, halt)
     }
 
-    /// A [`Shape::Tagged`] state: a fieldless enum with a variant per child
-    /// that can be running, then `Idle`; `halt` halts leaf `leaf`'s type's
-    /// memory beside it if a child with state runs, and resets both.
+    /// A [`Shape::Tagged`] state: a fieldless enum, `Idle` and then a
+    /// variant per child that can be running; `halt` halts leaf `leaf`'s
+    /// type's memory beside it if a child with state runs, and resets both.
+    /// `Idle` comes first, so that the tag of no running child is 0.
     fn tag_type(&self, id: usize, leaf: usize) -> (TokenStream, TokenStream) {
         let node = self.tree.node(id);
         let ident = self.type_ident(id);
@@ -312,10 +313,10 @@ impl Gen<'_> {
         let definition = quote! {
             #[doc = #doc]
             enum #ident {
-                #(#variants)*
                 /// No child is running.
                 #[default]
                 Idle,
+                #(#variants)*
             }
         };
         let m = names::memory();
