@@ -464,10 +464,10 @@ fn tag_shared_memory(nodes: &mut [Node], sizes: &[usize]) {
 }
 
 /// Nodes (itself included) of the largest sequence or select whose state
-/// is a tag beside one memory ([`Shape::Tagged`]): below the size at which code generation
-/// outlines a node, and so also at most as many children as one function
-/// of a wide composite runs.
-const TAG_NODES: usize = 32;
+/// is a tag beside one memory ([`Shape::Tagged`]): below the size at which
+/// code generation outlines a node (asserted there), and so also at most as
+/// many children as one function of a wide composite runs.
+pub(crate) const TAG_NODES: usize = 32;
 
 /// Nodes (itself included) of the largest sequence or select that becomes
 /// its leaf's memory ([`Shape::LeafOf`]): small enough that its code is

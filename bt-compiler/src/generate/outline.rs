@@ -22,6 +22,11 @@ use quote::quote;
 /// Nodes (itself included) a node's subtree needs for it to be outlined.
 pub(super) const OUTLINE_NODES: usize = 64;
 
+// A tag and the memory beside it are two places, which no outlined
+// function takes: a node laid out so is never outlined, nor are the nodes
+// below it.
+const _: () = assert!(crate::lower::TAG_NODES < OUTLINE_NODES && crate::lower::TAG_NODES <= CHUNK);
+
 /// Nodes (itself included) of the largest subtree whose state a reactive
 /// parent moves into a local while it runs (its state is a few words).
 pub(super) const SMALL_NODES: usize = 8;
