@@ -98,17 +98,8 @@ fn the_generated_trees_include_nodes_held_as_their_leafs_memory() {
         }
     }
     // A parallel holds such nodes, and leaves, in fields with a running bit.
-    let in_parallel = |node: &str| {
-        expansion
-            .split("# [doc = \" State of n")
-            .filter_map(|field| field.split_once(' '))
-            .filter(|(_, rest)| rest.starts_with(&format!("{node} ")))
-            .filter(|(_, rest)| {
-                rest.split_once('"')
-                    .is_some_and(|(doc, _)| doc.contains("while its bit in `running` is set"))
-            })
-            .count()
-    };
+    let in_parallel =
+        |node: &str| states_documented(&expansion, node, "while its bit in `running` is set");
     for node in [
         "L",
         "invert",
@@ -126,23 +117,27 @@ fn the_generated_trees_include_nodes_held_as_their_leafs_memory() {
     }
 }
 
+/// How many states in `expansion` belong to a `node` (a keyword) and say
+/// `text` in their first doc line.
+fn states_documented(expansion: &str, node: &str, text: &str) -> usize {
+    expansion
+        .split("# [doc = \" State of n")
+        .filter_map(|state| state.split_once(' '))
+        .filter(|(_, rest)| rest.starts_with(&format!("{node} ")))
+        .filter(|(_, rest)| {
+            rest.split_once('"')
+                .is_some_and(|(doc, _)| doc.contains(text))
+        })
+        .count()
+}
+
 #[test]
 fn the_generated_trees_include_tags_beside_one_memory() {
     // A sequence or select in a parallel whose branches with state all run
     // one leaf type keeps which branch runs in a tag, with one memory beside
     // it in the parallel's record: the comparison covers each kind so laid.
     let expansion = bt_compiler::expand(SOURCE.parse().expect("tokens")).to_string();
-    let tagged = |node: &str| {
-        expansion
-            .split("# [doc = \" State of n")
-            .filter_map(|state| state.split_once(' '))
-            .filter(|(_, rest)| rest.starts_with(&format!("{node} ")))
-            .filter(|(_, rest)| {
-                rest.split_once('"')
-                    .is_some_and(|(doc, _)| doc.contains("The memory beside it"))
-            })
-            .count()
-    };
+    let tagged = |node: &str| states_documented(&expansion, node, "The memory beside it");
     for node in ["sequence", "select", "reactive_sequence", "reactive_select"] {
         assert!(
             tagged(node) > 0,

@@ -355,8 +355,11 @@ impl Gen<'_> {
                     }
                 }
             }
-            Shape::Tagged(_) => {
+            // A tag is visited with the memory beside it, which is the
+            // state of its running child with state.
+            Shape::OneOf | Shape::Tagged(_) => {
                 let ty = self.type_ident(id);
+                let tagged = matches!(node.shape, Shape::Tagged(_));
                 let (tag, memory) = (names::matched_child(id), names::memory_place(id));
                 let arms = node
                     .children
@@ -364,37 +367,24 @@ impl Gen<'_> {
                     .filter(|&&c| self.tree.node(c).can_run)
                     .map(|&c| {
                         let variant = self.variant(c);
-                        let state = self.tree.node(c).has_state.then(|| quote!(#memory));
-                        let visit = self.visit(c, state, None);
-                        quote!(#ty::#variant => { #visit })
-                    });
-                quote! {
-                    let (#tag, #memory) = #place;
-                    match *#tag {
-                        #(#arms)*
-                        _ => {}
-                    }
-                }
-            }
-            Shape::OneOf => {
-                let ty = self.type_ident(id);
-                let arms = node
-                    .children
-                    .iter()
-                    .filter(|&&c| self.tree.node(c).can_run)
-                    .map(|&c| {
-                        let variant = self.variant(c);
-                        if self.tree.node(c).has_state {
+                        let stateful = self.tree.node(c).has_state;
+                        if stateful && !tagged {
                             let x = names::matched_child(c);
                             let visit = self.visit(c, Some(quote!(#x)), None);
                             quote!(#ty::#variant(#x) => { #visit })
                         } else {
-                            let visit = self.visit(c, None, None);
+                            let visit = self.visit(c, stateful.then(|| quote!(#memory)), None);
                             quote!(#ty::#variant => { #visit })
                         }
                     });
+                let (bind, scrutinee) = if tagged {
+                    (quote!(let (#tag, #memory) = #place;), quote!(*#tag))
+                } else {
+                    (TokenStream::new(), quote!(#place))
+                };
                 quote! {
-                    match #place {
+                    #bind
+                    match #scrutinee {
                         #(#arms)*
                         _ => {}
                     }

@@ -223,14 +223,7 @@ impl Gen<'_> {
                 continue;
             }
             let variant = self.variant(c);
-            let child_doc = match child.shape {
-                Shape::LeafOf(leaf) => format!(
-                    "{} {child_is} So is{}, which runs exactly when it does: this is its memory.",
-                    child.describe(),
-                    self.tree.node(leaf).describe()
-                ),
-                _ => format!("{} {child_is}", child.describe()),
-            };
+            let child_doc = self.variant_doc(c, child_is, "this is its memory");
             let fields = self.variant_fields(c);
             if fields.is_empty() {
                 variants.push(quote!(#[doc = #child_doc] #variant,));
@@ -276,6 +269,21 @@ impl Gen<'_> {
         (definition, halt)
     }
 
+    /// The doc of child `c`'s variant in its parent's enum: the child
+    /// `child_is` (running, active), and for a node that is its leaf's
+    /// memory, that the leaf runs too and `memory_is` (where its memory is).
+    fn variant_doc(&self, c: usize, child_is: &str, memory_is: &str) -> String {
+        let child = self.tree.node(c);
+        match child.shape {
+            Shape::LeafOf(leaf) => format!(
+                "{} {child_is} So is{}, which runs exactly when it does: {memory_is}.",
+                child.describe(),
+                self.tree.node(leaf).describe()
+            ),
+            _ => format!("{} {child_is}", child.describe()),
+        }
+    }
+
     /// A [`Shape::Tagged`] state: a fieldless enum, `Idle` and then a
     /// variant per child that can be running; `halt` halts leaf `leaf`'s
     /// type's memory beside it if a child with state runs, and resets both.
@@ -296,15 +304,10 @@ impl Gen<'_> {
                 continue;
             }
             let variant = self.variant(c);
-            let child_doc = match child.shape {
-                Shape::LeafOf(l) => format!(
-                    "{} is running. So is{}, which runs exactly when it does: the memory is its.",
-                    child.describe(),
-                    self.tree.node(l).describe()
-                ),
-                Shape::Memory => format!("{} is running: the memory is its.", child.describe()),
-                _ => format!("{} is running.", child.describe()),
-            };
+            let mut child_doc = self.variant_doc(c, "is running.", "the memory is its");
+            if child.shape == Shape::Memory {
+                child_doc.push_str(" The memory is its.");
+            }
             variants.push(quote!(#[doc = #child_doc] #variant,));
             if child.has_state {
                 stateful.push(quote!(Self::#variant));

@@ -372,36 +372,33 @@ impl Gen<'_> {
             } else {
                 self.store_running(held.holder, held.child, Some(quote!(#memory)))
             };
-            if let Shape::Tagged(_) = self.tree.node(held.holder).shape {
-                // The memory beside the holder's tag, valid while the tag
-                // names this leaf's branch: dropped when the leaf ends.
-                let beside = names::memory_place(held.holder);
-                return quote! {{
-                    let #params = #literal;
-                    if let #ty::#variant = *#place {
-                        let #r = #leaf::tick(&#params, #beside, #agent);
-                        if #r.is_done() {
-                            *#place = #ty::Idle;
-                            *#beside = ::core::default::Default::default();
-                        }
-                        #r
-                    } else {
-                        let mut #memory = ::core::default::Default::default();
-                        let #r = #leaf::start(&#params, &mut #memory, #agent);
-                        if #r.is_running() {
-                            #keep
-                        }
-                        #r
-                    }
-                }};
-            }
+            // A tag's memory is beside it, valid while the tag names this
+            // leaf's branch, and dropped when the leaf ends.
+            let (scrutinee, pattern, running, drop) = match self.tree.node(held.holder).shape {
+                Shape::Tagged(_) => {
+                    let beside = names::memory_place(held.holder);
+                    (
+                        quote!(*#place),
+                        quote!(#ty::#variant),
+                        quote!(#beside),
+                        quote!(*#beside = ::core::default::Default::default();),
+                    )
+                }
+                _ => (
+                    quote!(#place),
+                    quote!(#ty::#variant(#memory)),
+                    quote!(#memory),
+                    TokenStream::new(),
+                ),
+            };
             return quote! {{
                 let #params = #literal;
-                match #place {
-                    #ty::#variant(#memory) => {
-                        let #r = #leaf::tick(&#params, #memory, #agent);
+                match #scrutinee {
+                    #pattern => {
+                        let #r = #leaf::tick(&#params, #running, #agent);
                         if #r.is_done() {
                             *#place = #ty::Idle;
+                            #drop
                         }
                         #r
                     }
