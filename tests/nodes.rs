@@ -39,6 +39,18 @@ behavior_tree! {
         parallel(success = 1, failure = 2) { cond w.cond("c"), cond w.cond("d") }
     }
 
+    tree SelInstant(w: &mut World) {
+        select { sequence { cond w.cond("c"), L { n: "a" } }, instant w.now("i") }
+    }
+
+    tree NicheInstant(w: &mut World) {
+        select { sequence { cond w.cond("c"), Niche }, instant w.now("i") }
+    }
+
+    tree NicheAction(w: &mut World) {
+        select { sequence { cond w.cond("c"), Niche }, action w.act("i") }
+    }
+
     tree Mapping(w: &mut World) {
         sequence { invert { L { n: "a" } }, force_failure { cond w.cond("c") } }
     }
@@ -193,6 +205,44 @@ fn parallel_of_instant_children_finishes_in_one_tick() {
         lines(&["S: ?c=F ?d=S", "F: ?c=F ?d=F"])
     );
     assert_eq!(<ParInstant as BehaviorTree>::STATE_SIZE, 0);
+}
+
+/// A leaf whose memory is never 0, as a `NonZeroU32`.
+struct Niche;
+
+impl bt::Leaf<World> for Niche {
+    type Memory = NonZero;
+
+    fn tick(&self, ticks: &mut NonZero, _: &mut World) -> Status {
+        ticks.0 = ticks.0.saturating_add(1);
+        Status::Running
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct NonZero(std::num::NonZeroU32);
+
+impl Default for NonZero {
+    fn default() -> Self {
+        NonZero(std::num::NonZeroU32::MIN)
+    }
+}
+
+#[test]
+fn instant_returns_its_outcome_and_its_parent_keeps_no_state_for_it() {
+    let mut w = World::new(&[("c", "FSF"), ("a", "RS"), ("i", "SF")]);
+    let mut t = SelInstant::default();
+    assert_eq!(
+        w.run(4, |w| t.tick(w)),
+        lines(&["S: ?c=F i=S", "R: ?c=S +a=R", "S: .a=S", "F: ?c=F i=F"])
+    );
+    // With an `action`, the select keeps a variant for the Running it could
+    // return; with an `instant`, the select's state is the leaf's memory
+    // alone, with "not running" in the memory's niche.
+    assert_eq!(<NicheInstant as BehaviorTree>::STATE_SIZE, 4);
+    assert_eq!(<NicheAction as BehaviorTree>::STATE_SIZE, 8);
+    let kinds: Vec<NodeKind> = SelInstant::NODES.iter().map(|n| n.kind).collect();
+    assert_eq!(kinds[4], NodeKind::Instant);
 }
 
 #[test]

@@ -96,6 +96,8 @@ pub enum NodeKind {
     Cond(Expr),
     /// e.g. `action me.attack()`
     Action(Expr),
+    /// e.g. `instant me.shout()`
+    Instant(Expr),
     /// A stateful leaf type, e.g. `MoveTo { to: pos }` or `Idle`.
     Leaf { path: Path, literal: Expr },
     /// An embedded generated tree, e.g. `Patrol(me, cx)`.
@@ -115,6 +117,7 @@ impl Node {
             NodeKind::Keyword { kind, .. } => *kind,
             NodeKind::Cond(_) => Kind::Cond,
             NodeKind::Action(_) => Kind::Action,
+            NodeKind::Instant(_) => Kind::Instant,
             NodeKind::Leaf { .. } => Kind::Leaf,
             NodeKind::Subtree { .. } => Kind::Subtree,
         }

@@ -64,8 +64,8 @@ use crate::ir::{self, ClauseKind, Constant};
 pub use crate::ir::{FlagMode, Policy};
 use crate::kinds;
 use bt_runtime::__private as rt;
-use bt_runtime::Status;
 use bt_runtime::shared::{Gate, GlobalCooldown, Rendezvous};
+use bt_runtime::{Outcome, Status};
 use quote::ToTokens;
 
 /// Every tree of one `behavior_tree!` body, checked and lowered.
@@ -242,6 +242,7 @@ pub enum Op {
     Switch(String),
     Cond(String),
     Action(String),
+    Instant(String),
     Constant(Status),
     /// `literal`: the leaf's struct literal (or type), as written.
     Leaf {
@@ -455,6 +456,7 @@ fn convert(node: &ir::Node, trees: &[String], problems: &mut Vec<Diagnostic>) ->
         ir::Kind::Switch(e) => Op::Switch(text(e)),
         ir::Kind::Cond(e) => Op::Cond(text(e)),
         ir::Kind::Action(e) => Op::Action(text(e)),
+        ir::Kind::Instant(e) => Op::Instant(text(e)),
         ir::Kind::Constant(c) => Op::Constant(constant(*c)),
         ir::Kind::Leaf { literal, .. } => Op::Leaf {
             literal: text(literal),
@@ -560,6 +562,10 @@ pub trait Host {
     /// An `action`'s status.
     fn action(&mut self, at: &At, expr: &str) -> Status {
         unimplemented!("action `{expr}`")
+    }
+    /// An `instant`'s outcome.
+    fn instant(&mut self, at: &At, expr: &str) -> Outcome {
+        unimplemented!("instant `{expr}`")
     }
     /// A hook of `scope` or `after`. For `scope`'s `enter` and `tick`,
     /// whether to go on (as [`HookResult::proceed`](bt_runtime::HookResult));
@@ -1087,6 +1093,7 @@ impl<'p, H: Host> Run<'_, 'p, H> {
         match &node.op {
             Op::Cond(e) => Status::from(self.condition(p, e)),
             Op::Action(e) => self.with_at(p, |h, at| h.action(at, e)),
+            Op::Instant(e) => self.with_at(p, |h, at| h.instant(at, e)).status(),
             Op::Constant(s) => *s,
             Op::Leaf { literal } => {
                 let status = if self.slot(p).active {

@@ -275,6 +275,8 @@ pub enum Kind {
     Cond(Expr),
     /// e.g. `action me.attack()`
     Action(Expr),
+    /// e.g. `instant me.shout()`
+    Instant(Expr),
     /// `success`, `failure`, `running`
     Constant(Constant),
     /// e.g. `MoveTo { to: pos }`

@@ -384,6 +384,8 @@ node_kinds! {
         "Success if the `bool` expression is true, Failure if false.";
     Action = "action", Expr, None, NONE, [], Model(Action),
         "The `Status` expression, evaluated each tick it is reached.";
+    Instant = "instant", Expr, None, NONE, [], Model(Action),
+        "The `Outcome` expression: an action that finishes in the tick it runs.";
     Leaf = "leaf", Rust, None, NONE, [], Model(Action),
         "A stateful leaf type: start, tick and halt, with memory while it runs.";
     Subtree = "subtree", Rust, None, NONE, [], Builtin("SubTree"),

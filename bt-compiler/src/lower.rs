@@ -99,6 +99,10 @@ fn push(
         }
         NodeKind::Cond(e) => (Kind::Cond(e.clone()), format!("cond {}", expr_text(e))),
         NodeKind::Action(e) => (Kind::Action(e.clone()), format!("action {}", expr_text(e))),
+        NodeKind::Instant(e) => (
+            Kind::Instant(e.clone()),
+            format!("instant {}", expr_text(e)),
+        ),
         NodeKind::Leaf { path, literal } => (
             Kind::Leaf {
                 path: path.clone(),
@@ -273,7 +277,7 @@ fn keyword_kind(kind: kinds::Kind, values: &Values, at: Place) -> Option<Kind> {
         K::Success => Kind::Constant(Constant::Success),
         K::Failure => Kind::Constant(Constant::Failure),
         K::Running => Kind::Constant(Constant::Running),
-        K::Cond | K::Action | K::Leaf | K::Subtree => return None,
+        K::Cond | K::Action | K::Instant | K::Leaf | K::Subtree => return None,
     })
 }
 
@@ -341,7 +345,9 @@ fn analyse(nodes: &mut [Node], times: bool) {
             .first()
             .is_some_and(|&c| nodes[c].has_state);
         let (can_run, has_state) = match &nodes[id].kind {
-            Kind::Cond(_) | Kind::Constant(Constant::Success | Constant::Failure) => (false, false),
+            Kind::Cond(_)
+            | Kind::Instant(_)
+            | Kind::Constant(Constant::Success | Constant::Failure) => (false, false),
             Kind::Action(_) | Kind::Constant(Constant::Running) => (true, false),
             Kind::Leaf { .. } | Kind::Subtree { .. } => (true, true),
             Kind::Invert
@@ -561,7 +567,11 @@ fn shape(node: &Node, child_state: bool, times: bool) -> Shape {
         | Kind::After { .. }
         | Kind::Precondition { .. }
         | Kind::RunWhile { .. } => latch(node.kind.release(), false),
-        Kind::Cond(_) | Kind::Action(_) | Kind::Constant(_) | Kind::Monitor { .. } => Shape::None,
+        Kind::Cond(_)
+        | Kind::Action(_)
+        | Kind::Instant(_)
+        | Kind::Constant(_)
+        | Kind::Monitor { .. } => Shape::None,
     }
 }
 

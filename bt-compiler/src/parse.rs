@@ -495,6 +495,7 @@ fn parse_unguarded(
     input.parse::<Ident>()?;
     let kind = match kind.info().syntax {
         Syntax::Expr if kind == Kind::Cond => NodeKind::Cond(input.parse()?),
+        Syntax::Expr if kind == Kind::Instant => NodeKind::Instant(input.parse()?),
         Syntax::Expr => NodeKind::Action(input.parse()?),
         _ => parse_keyword(input, kind, ident, errors)?,
     };

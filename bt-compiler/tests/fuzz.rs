@@ -89,6 +89,7 @@ const WORDS: &[&str] = &[
     "switch",
     "cond",
     "action",
+    "instant",
     "success",
     "failure",
     "running",

@@ -57,6 +57,6 @@ pub use meta::{ActiveNode, BehaviorTree, NodeInfo, NodeKind};
 pub use rand_core;
 #[cfg(feature = "serde")]
 pub use serde;
-pub use status::Status;
+pub use status::{Outcome, Status};
 pub use stimuli::{Stimuli, StimuliFull, Stimulus};
 pub use trace::{NoTrace, Trace, TraceEvent, Tracer};

@@ -109,6 +109,9 @@ node_kinds! {
     Cond = "cond";
     /// `action <Status expression>`
     Action = "action";
+    /// `instant <Outcome expression>`: an action that finishes in the tick
+    /// it runs.
+    Instant = "instant";
     /// A stateful leaf type (`MoveTo { .. }`), see [`Leaf`](crate::Leaf).
     Leaf = "leaf";
     /// An embedded tree (`Patrol(me)`).

@@ -312,6 +312,7 @@ fn rule(kind: NodeKind) -> Rule {
         | NodeKind::Monitor
         | NodeKind::Cond
         | NodeKind::Action
+        | NodeKind::Instant
         | NodeKind::Leaf
         | NodeKind::Success
         | NodeKind::Failure

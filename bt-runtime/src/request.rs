@@ -80,15 +80,9 @@ impl<R> Message<R> {
     }
 }
 
-/// How a requested action ended, as a system reports it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum Outcome {
-    /// The node returns `Success`.
-    Success,
-    /// The node returns `Failure`.
-    Failure,
-}
+/// How a requested action ended, as a system reports it: the node returns
+/// this status.
+pub use crate::status::Outcome;
 
 /// An answer that no node is waiting for: the ticket is not the latest
 /// request of its slot (an earlier request of the node, one made before a

@@ -62,6 +62,69 @@ impl From<bool> for Status {
     }
 }
 
+/// A finished status: `Success` or `Failure`, never `Running`.
+///
+/// What an `instant` leaf's expression returns (the type says it finishes
+/// in the tick it runs, so its parent keeps no state for it), and how a
+/// requested action ended ([`request`](crate::request)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Outcome {
+    /// The node returns `Success`.
+    Success,
+    /// The node returns `Failure`.
+    Failure,
+}
+
+impl Outcome {
+    /// `Success` for `true`, `Failure` for `false`.
+    #[inline]
+    pub const fn from_bool(ok: bool) -> Outcome {
+        if ok {
+            Outcome::Success
+        } else {
+            Outcome::Failure
+        }
+    }
+
+    /// The same status, as a [`Status`].
+    #[inline]
+    pub const fn status(self) -> Status {
+        match self {
+            Outcome::Success => Status::Success,
+            Outcome::Failure => Status::Failure,
+        }
+    }
+}
+
+impl From<bool> for Outcome {
+    #[inline]
+    fn from(ok: bool) -> Outcome {
+        Outcome::from_bool(ok)
+    }
+}
+
+impl From<Outcome> for Status {
+    #[inline]
+    fn from(outcome: Outcome) -> Status {
+        outcome.status()
+    }
+}
+
+/// A [`Status`] that is `Running` is not an [`Outcome`].
+impl TryFrom<Status> for Outcome {
+    type Error = Status;
+
+    #[inline]
+    fn try_from(status: Status) -> Result<Outcome, Status> {
+        match status {
+            Status::Success => Ok(Outcome::Success),
+            Status::Failure => Ok(Outcome::Failure),
+            Status::Running => Err(Status::Running),
+        }
+    }
+}
+
 impl core::fmt::Display for Status {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(match self {
@@ -82,6 +145,17 @@ mod tests {
         assert_eq!(Success.invert(), Failure);
         assert_eq!(Failure.invert(), Success);
         assert_eq!(Running.invert(), Running);
+    }
+
+    #[test]
+    fn outcomes_are_the_finished_statuses() {
+        assert_eq!(Status::from(Outcome::Success), Success);
+        assert_eq!(Status::from(Outcome::Failure), Failure);
+        assert_eq!(Outcome::from(true), Outcome::Success);
+        assert_eq!(Outcome::from(false), Outcome::Failure);
+        assert_eq!(Outcome::try_from(Success), Ok(Outcome::Success));
+        assert_eq!(Outcome::try_from(Failure), Ok(Outcome::Failure));
+        assert_eq!(Outcome::try_from(Running), Err(Running));
     }
 
     #[test]

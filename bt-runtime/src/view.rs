@@ -40,7 +40,8 @@
 //! Every other node is written under its own model ID, declared once in the
 //! file's `<TreeNodesModel>`: a stateful leaf under its type's name (a
 //! path's segments joined by `_`, since BT.CPP names may not hold `:`),
-//! `cond` as the condition `Cond`, `action` as the action `Act`, `monitor`
+//! `cond` as the condition `Cond`, `action` as the action `Act`, `instant` as the action `Instant`,
+//! `monitor`
 //! as the condition `Monitor`, `sync` and `running` as the actions `Sync`
 //! and `AlwaysRunning`, the decider groups and `switch` as controls, and
 //! the remaining decorators (`scope`, `gate`, `cooldown`, ...) as

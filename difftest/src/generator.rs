@@ -4,7 +4,7 @@
 //!
 //! Every expression calls the world `w` with a number unique in the
 //! program, so a host can tell the calls apart: `cond w.c(7)`,
-//! `action w.a(8)`, `L { k: 9 }`.
+//! `action w.a(8)`, `instant w.i(9)`, `L { k: 10 }`.
 
 /// SplitMix64: small, seedable, good enough for shapes.
 pub struct Rng(pub u64);
@@ -165,7 +165,7 @@ impl Generator {
     fn leaf(&mut self, at: Place) -> String {
         loop {
             let k = self.expr();
-            return match self.rng.below(14) {
+            return match self.rng.below(15) {
                 0 | 1 => format!("cond w.c({k})"),
                 2 | 3 => format!("action w.a({k})"),
                 4..=6 => format!("L {{ k: {k} }}"),
@@ -183,6 +183,7 @@ impl Generator {
                 12 | 13 if self.embeddable > 0 => {
                     format!("Lib{}(w, cx)", self.rng.below(self.embeddable))
                 }
+                14 => format!("instant w.i({k})"),
                 _ => continue,
             };
         }

@@ -15,7 +15,7 @@ pub mod generator;
 pub mod xml_check;
 
 use bt::trace::{Event, Verdict};
-use bt::{Leaf, Status, TraceEvent};
+use bt::{Leaf, Outcome, Status, TraceEvent};
 use bt_compiler::interpret::{self, At, Host, Input, Interpreter, Program};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
@@ -97,6 +97,13 @@ impl W {
         let s = self.status(k, 30);
         self.log(format!("a{k}={s:?}"));
         s
+    }
+
+    /// An instant action.
+    pub fn i(&mut self, k: u32) -> Outcome {
+        let v = Outcome::from(self.draw(k) % 10 < 7);
+        self.log(format!("i{k}={v:?}"));
+        v
     }
 
     /// An action that reports the rendezvous role it runs with.
@@ -419,6 +426,11 @@ impl Host for Interpreted<'_> {
     fn condition(&mut self, _: &At, expr: &str) -> bool {
         assert_eq!(method(expr), 'c', "{expr}");
         self.w.c(number(expr))
+    }
+
+    fn instant(&mut self, _: &At, expr: &str) -> Outcome {
+        assert_eq!(method(expr), 'i', "{expr}");
+        self.w.i(number(expr))
     }
 
     fn action(&mut self, at: &At, expr: &str) -> Status {

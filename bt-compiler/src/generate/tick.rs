@@ -254,6 +254,11 @@ impl Gen<'_> {
                 let r = names::result();
                 quote!({ let #r: #ty = #expr; #r })
             }
+            Kind::Instant(expr) => {
+                let ty = quote_spanned!(expr.span()=> ::__bt::Outcome);
+                let r = names::result();
+                quote!({ let #r: #ty = #expr; ::__bt::Outcome::status(#r) })
+            }
             Kind::Constant(c) => super::constant(*c),
             Kind::Leaf { path, literal } => self.leaf(id, path, literal),
             Kind::Request {
