@@ -45,7 +45,7 @@ fn dsl(spec: &Spec, depth: usize, out: &mut String) {
         Spec::ForceSuccess(c) => group("force_success", std::slice::from_ref(c), out),
         Spec::Cond(id) => writeln!(out, "{pad}cond me.sense({id}),").unwrap(),
         Spec::Act(id) => writeln!(out, "{pad}Act {{ id: {id} }},").unwrap(),
-        Spec::Do(id) => writeln!(out, "{pad}action me.act_now({id}),").unwrap(),
+        Spec::Do(id) => writeln!(out, "{pad}instant me.act_done({id}),").unwrap(),
     }
 }
 

@@ -3,6 +3,7 @@
 use crate::spec::small_ids::*;
 use crate::world::Agent;
 use bt::{Leaf, Status};
+use core::num::NonZeroU32;
 
 /// Stateful action `id`, as a `bt` leaf: its memory is the ticks left.
 pub struct Act {
@@ -10,27 +11,57 @@ pub struct Act {
     pub id: u32,
 }
 
+/// The ticks left of a running action. The action ends on the tick its
+/// count reaches 0, so while it runs the count is never 0: a `NonZeroU32`.
+/// A state enum holding it keeps "not running" in that 0, the way the
+/// hand-written trees do with their plain `u32`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, bt::serde::Serialize, bt::serde::Deserialize)]
+#[serde(crate = "bt::serde")]
+pub struct TicksLeft(NonZeroU32);
+
+impl Default for TicksLeft {
+    fn default() -> Self {
+        TicksLeft(NonZeroU32::MIN)
+    }
+}
+
+impl Act {
+    /// One tick of the action, `left` ticks to go with this one: what
+    /// [`Agent::act_tick`] does, with the count kept in a `NonZeroU32`.
+    #[inline]
+    fn step(&self, left: u32, memory: &mut TicksLeft, agent: &mut Agent) -> Status {
+        match NonZeroU32::new(left - 1) {
+            Some(rest) => {
+                memory.0 = rest;
+                agent.act_runs(self.id)
+            }
+            None => agent.act_ends(self.id),
+        }
+    }
+}
+
 impl Leaf<Agent> for Act {
-    type Memory = u32;
+    type Memory = TicksLeft;
 
     #[inline]
-    fn start(&self, left: &mut u32, agent: &mut Agent) -> Status {
-        agent.act_start(self.id, left)
+    fn start(&self, left: &mut TicksLeft, agent: &mut Agent) -> Status {
+        self.step(agent.act_duration(self.id), left, agent)
     }
 
     #[inline]
-    fn tick(&self, left: &mut u32, agent: &mut Agent) -> Status {
-        agent.act_tick(self.id, left)
+    fn tick(&self, left: &mut TicksLeft, agent: &mut Agent) -> Status {
+        self.step(left.0.get(), left, agent)
     }
 
     #[inline]
-    fn halt(_: &mut u32, agent: &mut Agent) {
+    fn halt(_: &mut TicksLeft, agent: &mut Agent) {
         agent.act_halt();
     }
 }
 
 bt::behavior_tree! {
-    /// `select[ sequence[ cond enemy_visible, attack ], idle ]`.
+    /// `select[ sequence[ cond enemy_visible, attack ], idle ]`; `idle`
+    /// finishes at once, so it is an `instant`.
     #[bt(serde)]
     pub tree Small(me: &mut Agent) {
         select {
@@ -38,7 +69,7 @@ bt::behavior_tree! {
                 cond me.sense(ENEMY_VISIBLE),
                 Act { id: ATTACK },
             },
-            action me.act_now(IDLE),
+            instant me.act_done(IDLE),
         }
     }
 

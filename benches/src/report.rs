@@ -91,10 +91,13 @@ pub fn write(dir: &Path, nodes_in_huge: usize) -> String {
     writeln!(o, "nodes keep halting running actions (the small tree has no reactive node, so it has no such scenario).").unwrap();
     writeln!(o, "States live in one contiguous `Vec` per population; a benchmark iteration ticks every agent once.").unwrap();
     writeln!(o, "Leaves are trivial, so that the ratios show the tree's own control flow and state: a condition reads a bit,").unwrap();
-    writeln!(o, "an action counts down a `u32`, and each call folds (leaf, status) into a checksum (about 1 ns); new conditions").unwrap();
+    writeln!(o, "an action counts down its ticks left, and each call folds (leaf, status) into a checksum (about 1 ns); new conditions").unwrap();
     writeln!(
         o,
-        "and outcomes for a period are one lookup in a precomputed table.\n"
+        "and outcomes for a period are one lookup in a precomputed table. The hand-written trees keep ticks left in a `u32`\n\
+         whose 0 means \"not running\"; the `bt` leaf keeps them in a `NonZeroU32`, which tells the compiler the same, and the\n\
+         actions that finish at once (the small tree's `idle`, the large tree's) are `instant` leaves, as the hand-written\n\
+         trees do not keep state for them either.\n"
     )
     .unwrap();
 

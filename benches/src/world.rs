@@ -2,7 +2,7 @@
 //! functions of (agent, leaf id, tick), and a checksum of everything the
 //! leaves saw, so implementations can be proven to do the same work.
 
-use bt::Status;
+use bt::{Outcome, Status};
 
 /// Which load a run puts on a tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -183,11 +183,17 @@ impl Agent {
     /// Starts action `id`; `left` is its memory: ticks still to run.
     #[inline]
     pub fn act_start(&mut self, id: u32, left: &mut u32) -> Status {
-        *left = match self.fixed_duration {
+        *left = self.act_duration(id);
+        self.act_tick(id, left)
+    }
+
+    /// How many ticks action `id` runs, its first included (at least 1).
+    #[inline]
+    pub fn act_duration(&self, id: u32) -> u32 {
+        match self.fixed_duration {
             0 => self.scenario.duration(id),
             d => d,
-        };
-        self.act_tick(id, left)
+        }
     }
 
     /// Ticks running action `id`: Running until its time is up, then
@@ -205,14 +211,39 @@ impl Agent {
         status
     }
 
-    /// Instant action `id`: finishes on the call that starts it, with
-    /// Success for about 75% of (agent, id, period) triples, else Failure.
+    /// Action `id` goes on running after this tick: what
+    /// [`Agent::act_tick`] does for a count still above 0, for a leaf that
+    /// keeps the count itself.
     #[inline]
-    pub fn act_now(&mut self, id: u32) -> Status {
+    pub fn act_runs(&mut self, id: u32) -> Status {
+        self.record(id, Status::Running);
+        Status::Running
+    }
+
+    /// Action `id` ends on this tick: what [`Agent::act_tick`] does for a
+    /// count that reached 0.
+    #[inline]
+    pub fn act_ends(&mut self, id: u32) -> Status {
         self.completions += 1;
         let status = Status::from(self.outcomes >> (id % 64) & 1 != 0);
         self.record(id, status);
         status
+    }
+
+    /// Instant action `id`: finishes on the call that starts it, with
+    /// Success for about 75% of (agent, id, period) triples, else Failure.
+    #[inline]
+    pub fn act_done(&mut self, id: u32) -> Outcome {
+        self.completions += 1;
+        let ok = self.outcomes >> (id % 64) & 1 != 0;
+        self.record(id, Status::from(ok));
+        Outcome::from(ok)
+    }
+
+    /// [`Agent::act_done`] as a [`Status`].
+    #[inline]
+    pub fn act_now(&mut self, id: u32) -> Status {
+        self.act_done(id).into()
     }
 
     /// A running action was abandoned.

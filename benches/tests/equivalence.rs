@@ -126,3 +126,16 @@ fn the_guards_state_is_no_larger_than_the_hand_written_one() {
     assert_eq!(ours, 12);
     assert!(ours <= hand, "{ours} bytes against {hand}");
 }
+
+#[test]
+fn the_small_trees_state_is_no_larger_than_the_hand_written_one() {
+    // `idle` is an `instant`, so the select keeps nothing for it, and the
+    // attack's ticks left are a `NonZeroU32`, so "not attacking" is their
+    // 0, as in the hand-written tree's `u32`.
+    let (ours, hand) = (
+        std::mem::size_of::<bt_bench::ours::Small>(),
+        std::mem::size_of::<bt_bench::hand::SmallHand>(),
+    );
+    assert_eq!(ours, 4);
+    assert!(ours <= hand, "{ours} bytes against {hand}");
+}

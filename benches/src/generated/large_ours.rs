@@ -130,11 +130,11 @@ bt::behavior_tree! {
                     sequence {
                         sequence {
                             cond me.sense(43),
-                            action me.act_now(44),
+                            instant me.act_done(44),
                         },
                         sequence {
                             cond me.sense(45),
-                            action me.act_now(46),
+                            instant me.act_done(46),
                         },
                         reactive_sequence {
                             invert {
@@ -163,7 +163,7 @@ bt::behavior_tree! {
                         Act { id: 53 },
                         sequence {
                             cond me.sense(54),
-                            action me.act_now(55),
+                            instant me.act_done(55),
                         },
                         reactive_sequence {
                             invert {
@@ -203,7 +203,7 @@ bt::behavior_tree! {
                         },
                         sequence {
                             cond me.sense(70),
-                            action me.act_now(71),
+                            instant me.act_done(71),
                         },
                     },
                 },
@@ -212,7 +212,7 @@ bt::behavior_tree! {
                         Act { id: 72 },
                         sequence {
                             cond me.sense(73),
-                            action me.act_now(74),
+                            instant me.act_done(74),
                         },
                         force_success {
                             Act { id: 75 },
@@ -222,17 +222,17 @@ bt::behavior_tree! {
                         Act { id: 76 },
                         sequence {
                             cond me.sense(77),
-                            action me.act_now(78),
+                            instant me.act_done(78),
                         },
                         sequence {
                             cond me.sense(79),
-                            action me.act_now(80),
+                            instant me.act_done(80),
                         },
                     },
                     sequence {
                         sequence {
                             cond me.sense(81),
-                            action me.act_now(82),
+                            instant me.act_done(82),
                         },
                         Act { id: 83 },
                         reactive_sequence {
@@ -264,7 +264,7 @@ bt::behavior_tree! {
                     sequence {
                         sequence {
                             cond me.sense(93),
-                            action me.act_now(94),
+                            instant me.act_done(94),
                         },
                         reactive_sequence {
                             invert {
@@ -275,7 +275,7 @@ bt::behavior_tree! {
                         },
                         sequence {
                             cond me.sense(98),
-                            action me.act_now(99),
+                            instant me.act_done(99),
                         },
                     },
                     sequence {
@@ -301,7 +301,7 @@ bt::behavior_tree! {
                     sequence {
                         sequence {
                             cond me.sense(106),
-                            action me.act_now(107),
+                            instant me.act_done(107),
                         },
                         parallel(success = 2, failure = 1) {
                             Act { id: 108 },
@@ -338,7 +338,7 @@ bt::behavior_tree! {
                         },
                         sequence {
                             cond me.sense(119),
-                            action me.act_now(120),
+                            instant me.act_done(120),
                         },
                         reactive_select {
                             reactive_sequence {
@@ -357,11 +357,11 @@ bt::behavior_tree! {
                         },
                         sequence {
                             cond me.sense(126),
-                            action me.act_now(127),
+                            instant me.act_done(127),
                         },
                         sequence {
                             cond me.sense(128),
-                            action me.act_now(129),
+                            instant me.act_done(129),
                         },
                     },
                     sequence {
@@ -400,7 +400,7 @@ bt::behavior_tree! {
                     sequence {
                         sequence {
                             cond me.sense(141),
-                            action me.act_now(142),
+                            instant me.act_done(142),
                         },
                         reactive_sequence {
                             invert {
@@ -411,7 +411,7 @@ bt::behavior_tree! {
                         },
                         sequence {
                             cond me.sense(146),
-                            action me.act_now(147),
+                            instant me.act_done(147),
                         },
                     },
                     sequence {
@@ -430,7 +430,7 @@ bt::behavior_tree! {
                         },
                         sequence {
                             cond me.sense(153),
-                            action me.act_now(154),
+                            instant me.act_done(154),
                         },
                     },
                     sequence {
@@ -442,7 +442,7 @@ bt::behavior_tree! {
                         },
                         sequence {
                             cond me.sense(157),
-                            action me.act_now(158),
+                            instant me.act_done(158),
                         },
                     },
                 },

@@ -130,11 +130,11 @@ bt::behavior_tree! {
                         select {
                             sequence {
                                 cond me.sense(43),
-                                action me.act_now(44),
+                                instant me.act_done(44),
                             },
                             sequence {
                                 cond me.sense(45),
-                                action me.act_now(46),
+                                instant me.act_done(46),
                             },
                             reactive_sequence {
                                 invert {
@@ -163,7 +163,7 @@ bt::behavior_tree! {
                             Act { id: 53 },
                             sequence {
                                 cond me.sense(54),
-                                action me.act_now(55),
+                                instant me.act_done(55),
                             },
                             reactive_sequence {
                                 invert {
@@ -203,7 +203,7 @@ bt::behavior_tree! {
                             },
                             sequence {
                                 cond me.sense(70),
-                                action me.act_now(71),
+                                instant me.act_done(71),
                             },
                         },
                     },
@@ -212,7 +212,7 @@ bt::behavior_tree! {
                             Act { id: 72 },
                             sequence {
                                 cond me.sense(73),
-                                action me.act_now(74),
+                                instant me.act_done(74),
                             },
                             force_success {
                                 Act { id: 75 },
@@ -229,17 +229,17 @@ bt::behavior_tree! {
                             Act { id: 76 },
                             sequence {
                                 cond me.sense(77),
-                                action me.act_now(78),
+                                instant me.act_done(78),
                             },
                             sequence {
                                 cond me.sense(79),
-                                action me.act_now(80),
+                                instant me.act_done(80),
                             },
                         },
                         select {
                             sequence {
                                 cond me.sense(81),
-                                action me.act_now(82),
+                                instant me.act_done(82),
                             },
                             Act { id: 83 },
                             reactive_sequence {
@@ -271,7 +271,7 @@ bt::behavior_tree! {
                         select {
                             sequence {
                                 cond me.sense(93),
-                                action me.act_now(94),
+                                instant me.act_done(94),
                             },
                             reactive_sequence {
                                 invert {
@@ -282,7 +282,7 @@ bt::behavior_tree! {
                             },
                             sequence {
                                 cond me.sense(98),
-                                action me.act_now(99),
+                                instant me.act_done(99),
                             },
                         },
                         select {
@@ -308,7 +308,7 @@ bt::behavior_tree! {
                         select {
                             sequence {
                                 cond me.sense(106),
-                                action me.act_now(107),
+                                instant me.act_done(107),
                             },
                             parallel(success = 2, failure = 1) {
                                 Act { id: 108 },
@@ -345,7 +345,7 @@ bt::behavior_tree! {
                             },
                             sequence {
                                 cond me.sense(119),
-                                action me.act_now(120),
+                                instant me.act_done(120),
                             },
                             reactive_select {
                                 reactive_sequence {
@@ -364,11 +364,11 @@ bt::behavior_tree! {
                             },
                             sequence {
                                 cond me.sense(126),
-                                action me.act_now(127),
+                                instant me.act_done(127),
                             },
                             sequence {
                                 cond me.sense(128),
-                                action me.act_now(129),
+                                instant me.act_done(129),
                             },
                             Act { id: 531 },
                         },
@@ -408,7 +408,7 @@ bt::behavior_tree! {
                         select {
                             sequence {
                                 cond me.sense(141),
-                                action me.act_now(142),
+                                instant me.act_done(142),
                             },
                             reactive_sequence {
                                 invert {
@@ -419,7 +419,7 @@ bt::behavior_tree! {
                             },
                             sequence {
                                 cond me.sense(146),
-                                action me.act_now(147),
+                                instant me.act_done(147),
                             },
                         },
                         select {
@@ -438,7 +438,7 @@ bt::behavior_tree! {
                             },
                             sequence {
                                 cond me.sense(153),
-                                action me.act_now(154),
+                                instant me.act_done(154),
                             },
                             reactive_sequence {
                                 cond me.sense(520),
@@ -455,7 +455,7 @@ bt::behavior_tree! {
                             },
                             sequence {
                                 cond me.sense(157),
-                                action me.act_now(158),
+                                instant me.act_done(158),
                             },
                         },
                     },
@@ -642,7 +642,7 @@ bt::behavior_tree! {
                             },
                             sequence {
                                 cond me.sense(215),
-                                action me.act_now(216),
+                                instant me.act_done(216),
                             },
                             parallel(success = 2, failure = 1) {
                                 Act { id: 217 },
@@ -654,7 +654,7 @@ bt::behavior_tree! {
                         select {
                             sequence {
                                 cond me.sense(219),
-                                action me.act_now(220),
+                                instant me.act_done(220),
                             },
                             reactive_sequence {
                                 cond me.sense(221),
@@ -685,7 +685,7 @@ bt::behavior_tree! {
                         select {
                             sequence {
                                 cond me.sense(230),
-                                action me.act_now(231),
+                                instant me.act_done(231),
                             },
                             reactive_sequence {
                                 cond me.sense(232),
@@ -702,7 +702,7 @@ bt::behavior_tree! {
                             },
                             sequence {
                                 cond me.sense(237),
-                                action me.act_now(238),
+                                instant me.act_done(238),
                             },
                             reactive_select {
                                 reactive_sequence {
@@ -726,7 +726,7 @@ bt::behavior_tree! {
                             },
                             sequence {
                                 cond me.sense(246),
-                                action me.act_now(247),
+                                instant me.act_done(247),
                             },
                         },
                     },
@@ -757,7 +757,7 @@ bt::behavior_tree! {
                         select {
                             sequence {
                                 cond me.sense(257),
-                                action me.act_now(258),
+                                instant me.act_done(258),
                             },
                             parallel(success = 2, failure = 1) {
                                 Act { id: 259 },
@@ -815,13 +815,13 @@ bt::behavior_tree! {
                             Act { id: 276 },
                             sequence {
                                 cond me.sense(526),
-                                action me.act_now(527),
+                                instant me.act_done(527),
                             },
                         },
                         select {
                             sequence {
                                 cond me.sense(277),
-                                action me.act_now(278),
+                                instant me.act_done(278),
                             },
                             Act { id: 279 },
                             reactive_sequence {
@@ -850,7 +850,7 @@ bt::behavior_tree! {
                             },
                             sequence {
                                 cond me.sense(288),
-                                action me.act_now(289),
+                                instant me.act_done(289),
                             },
                         },
                         select {
@@ -866,7 +866,7 @@ bt::behavior_tree! {
                             Act { id: 293 },
                             sequence {
                                 cond me.sense(294),
-                                action me.act_now(295),
+                                instant me.act_done(295),
                             },
                             reactive_sequence {
                                 invert {
@@ -895,11 +895,11 @@ bt::behavior_tree! {
                             },
                             sequence {
                                 cond me.sense(302),
-                                action me.act_now(303),
+                                instant me.act_done(303),
                             },
                             sequence {
                                 cond me.sense(304),
-                                action me.act_now(305),
+                                instant me.act_done(305),
                             },
                         },
                         select {
@@ -913,7 +913,7 @@ bt::behavior_tree! {
                             },
                             sequence {
                                 cond me.sense(310),
-                                action me.act_now(311),
+                                instant me.act_done(311),
                             },
                         },
                         select {
@@ -946,7 +946,7 @@ bt::behavior_tree! {
                             },
                             sequence {
                                 cond me.sense(319),
-                                action me.act_now(320),
+                                instant me.act_done(320),
                             },
                         },
                         select {
@@ -1043,7 +1043,7 @@ bt::behavior_tree! {
                             },
                             sequence {
                                 cond me.sense(351),
-                                action me.act_now(352),
+                                instant me.act_done(352),
                             },
                             reactive_sequence {
                                 cond me.sense(507),
@@ -1087,7 +1087,7 @@ bt::behavior_tree! {
                         select {
                             sequence {
                                 cond me.sense(364),
-                                action me.act_now(365),
+                                instant me.act_done(365),
                             },
                             parallel(success = 2, failure = 1) {
                                 Act { id: 366 },
@@ -1107,7 +1107,7 @@ bt::behavior_tree! {
                             Act { id: 369 },
                             sequence {
                                 cond me.sense(370),
-                                action me.act_now(371),
+                                instant me.act_done(371),
                             },
                             reactive_select {
                                 reactive_sequence {
@@ -1141,7 +1141,7 @@ bt::behavior_tree! {
                             },
                             sequence {
                                 cond me.sense(383),
-                                action me.act_now(384),
+                                instant me.act_done(384),
                             },
                             reactive_sequence {
                                 invert {
@@ -1174,7 +1174,7 @@ bt::behavior_tree! {
                         select {
                             sequence {
                                 cond me.sense(394),
-                                action me.act_now(395),
+                                instant me.act_done(395),
                             },
                             Act { id: 396 },
                             reactive_sequence {
@@ -1185,7 +1185,7 @@ bt::behavior_tree! {
                         select {
                             sequence {
                                 cond me.sense(399),
-                                action me.act_now(400),
+                                instant me.act_done(400),
                             },
                             reactive_sequence {
                                 cond me.sense(401),
@@ -1193,7 +1193,7 @@ bt::behavior_tree! {
                             },
                             sequence {
                                 cond me.sense(403),
-                                action me.act_now(404),
+                                instant me.act_done(404),
                             },
                             reactive_select {
                                 reactive_sequence {
@@ -1208,7 +1208,7 @@ bt::behavior_tree! {
                         select {
                             sequence {
                                 cond me.sense(405),
-                                action me.act_now(406),
+                                instant me.act_done(406),
                             },
                             Act { id: 407 },
                             reactive_sequence {
@@ -1236,13 +1236,13 @@ bt::behavior_tree! {
                             },
                             sequence {
                                 cond me.sense(486),
-                                action me.act_now(487),
+                                instant me.act_done(487),
                             },
                         },
                         select {
                             sequence {
                                 cond me.sense(417),
-                                action me.act_now(418),
+                                instant me.act_done(418),
                             },
                             reactive_sequence {
                                 invert {
@@ -1278,7 +1278,7 @@ bt::behavior_tree! {
                             },
                             sequence {
                                 cond me.sense(427),
-                                action me.act_now(428),
+                                instant me.act_done(428),
                             },
                             force_success {
                                 Act { id: 429 },
@@ -1287,7 +1287,7 @@ bt::behavior_tree! {
                         select {
                             sequence {
                                 cond me.sense(430),
-                                action me.act_now(431),
+                                instant me.act_done(431),
                             },
                             reactive_select {
                                 reactive_sequence {
@@ -1384,7 +1384,7 @@ bt::behavior_tree! {
                             },
                             sequence {
                                 cond me.sense(457),
-                                action me.act_now(458),
+                                instant me.act_done(458),
                             },
                         },
                         select {
@@ -1464,7 +1464,7 @@ bt::behavior_tree! {
                             },
                             sequence {
                                 cond me.sense(484),
-                                action me.act_now(485),
+                                instant me.act_done(485),
                             },
                         },
                     },
