@@ -128,7 +128,7 @@ fn generate_tree(tree: &Tree) -> TokenStream {
     // returns the status, and `try_tick` never fails.
     let entry = |method: &str, ret: TokenStream| -> TokenStream {
         let ident = Ident::new(method, Span::call_site());
-        let Some(quiet) = g.quiet_entry(method) else {
+        let Some(quiet) = g.quiet_entry() else {
             return quote! {
                 #[inline]
                 #lints
@@ -565,12 +565,12 @@ impl Gen<'_> {
 
     /// For a tree whose context binding is a `Ctx<.., impl Trace>` (by
     /// value, `&` or `&mut`): an agent its trace hook wants nothing of is
-    /// ticked again through `method` with [`Ctx::quiet`], the code compiled
-    /// for `NoTrace`, so a quiet tracer costs one check per tick instead of
-    /// a check at every trace point; an agent it wants events of is ticked
-    /// through an out-of-line copy (`__traced_tick`), whose frame the quiet
-    /// path then does not pay for.
-    fn quiet_entry(&self, method: &str) -> Option<TokenStream> {
+    /// ticked through the tick's body with [`Ctx::quiet`], the code compiled
+    /// for `NoTrace`, inlined in place, so a quiet tracer costs one check
+    /// per tick instead of a check at every trace point (and no call); an
+    /// agent it wants events of is ticked through an out-of-line copy
+    /// (`__traced_tick`), whose frame the quiet path then does not pay for.
+    fn quiet_entry(&self) -> Option<TokenStream> {
         use syn::{GenericArgument, PathArguments, Type};
         let param = crate::check::context_param(&self.tree.params)?;
         let (reference, ty) = match &param.ty {
@@ -603,13 +603,12 @@ impl Gen<'_> {
                 quote!(#name)
             }
         });
-        let method = Ident::new(method, Span::call_site());
-        let traced = names::traced_tick();
+        let (traced, body) = (names::traced_tick(), names::tick_body());
         let all = self.tree.params.iter().map(|p| &p.name);
         Some(quote! {
             if ::__bt::__private::trace_is_quiet(&#cx) {
                 let #binding = (#cx).quiet();
-                return self.#method(#(#args),*);
+                return self.#body(#(#args),*);
             }
             if ::__bt::__private::trace_enabled(&#cx) {
                 return self.#traced(#(#all),*);
