@@ -186,7 +186,31 @@ impl Variant {
     }
 }
 
+/// The hook of the level-0 tracer: never called.
 fn discard(_: &TraceEvent) {}
+
+/// The hook of the tracer filtered to another agent: never called. A
+/// function of its own, so that the two tracers are different types and
+/// each variant's tick is compiled for its loop alone, as in a program
+/// with one tracer.
+fn discard_other(_: &TraceEvent) {}
+
+/// Advances every agent and ticks it with `tick(index, agent, context)`,
+/// folding the statuses into `statuses`.
+#[inline(always)]
+fn each(
+    npcs: &mut [Npc],
+    now: f64,
+    statuses: &mut u64,
+    mut tick: impl FnMut(usize, &mut Npc, &Ctx<Mode>) -> Status,
+) {
+    for (i, npc) in npcs.iter_mut().enumerate() {
+        npc.advance();
+        let cx = Ctx::new(now, 0.05).flags(npc.mode()).agent(i as u64);
+        let status = tick(i, npc, &cx);
+        *statuses = statuses.wrapping_mul(3).wrapping_add(status as u64);
+    }
+}
 
 /// `count` agents, each with its state in both forms.
 pub struct Herd {
@@ -220,23 +244,42 @@ impl Herd {
     #[inline]
     pub fn step(&mut self) {
         self.now += 0.05;
-        let off = Tracer::new(0, discard);
-        let other = Tracer::new(5, discard).only_agent(u64::MAX);
-        for (i, npc) in self.npcs.iter_mut().enumerate() {
-            npc.advance();
-            let cx = Ctx::new(self.now, 0.05).flags(npc.mode()).agent(i as u64);
-            let status = match self.variant {
-                Variant::Hand => self.hand[i].tick(npc, &cx),
-                Variant::NoContext => self.plain[i].tick(npc),
-                Variant::NoTrace => self.ours[i].tick(npc, &cx),
-                Variant::TracerOff => self.ours[i].tick(npc, &cx.trace(&off)),
-                Variant::TracerOtherAgent => self.ours[i].tick(npc, &cx.trace(&other)),
-                Variant::Recorded => {
-                    let recorder = self.recorder.as_ref().expect("the recorded herd has one");
-                    self.ours[i].tick(npc, &cx.trace(recorder))
-                }
-            };
-            self.statuses = self.statuses.wrapping_mul(3).wrapping_add(status as u64);
+        // One loop per variant, each with its own call of `tick`, as in a
+        // program that ticks its agents one way: a variant's tick is not
+        // shared with another variant's loop.
+        let Herd {
+            npcs,
+            ours,
+            plain,
+            hand,
+            recorder,
+            now,
+            statuses,
+            ..
+        } = self;
+        let now = *now;
+        match self.variant {
+            Variant::Hand => each(npcs, now, statuses, |i, npc, cx| hand[i].tick(npc, cx)),
+            Variant::NoContext => each(npcs, now, statuses, |i, npc, _| plain[i].tick(npc)),
+            Variant::NoTrace => each(npcs, now, statuses, |i, npc, cx| ours[i].tick(npc, cx)),
+            Variant::TracerOff => {
+                let off = Tracer::new(0, discard);
+                each(npcs, now, statuses, |i, npc, cx| {
+                    ours[i].tick(npc, &cx.trace(&off))
+                });
+            }
+            Variant::TracerOtherAgent => {
+                let other = Tracer::new(5, discard_other).only_agent(u64::MAX);
+                each(npcs, now, statuses, |i, npc, cx| {
+                    ours[i].tick(npc, &cx.trace(&other))
+                });
+            }
+            Variant::Recorded => {
+                let recorder = recorder.as_ref().expect("the recorded herd has one");
+                each(npcs, now, statuses, |i, npc, cx| {
+                    ours[i].tick(npc, &cx.trace(recorder))
+                });
+            }
         }
     }
 
