@@ -204,8 +204,7 @@ impl Agent {
         let status = if *left > 0 {
             Status::Running
         } else {
-            self.completions += 1;
-            Status::from(self.outcomes >> (id % 64) & 1 != 0)
+            Status::from(self.complete(id))
         };
         self.record(id, status);
         status
@@ -224,18 +223,24 @@ impl Agent {
     /// count that reached 0.
     #[inline]
     pub fn act_ends(&mut self, id: u32) -> Status {
-        self.completions += 1;
-        let status = Status::from(self.outcomes >> (id % 64) & 1 != 0);
+        let status = Status::from(self.complete(id));
         self.record(id, status);
         status
+    }
+
+    /// Action `id` completes: whether it succeeds (about 75% of (agent,
+    /// id, period) triples).
+    #[inline]
+    fn complete(&mut self, id: u32) -> bool {
+        self.completions += 1;
+        self.outcomes >> (id % 64) & 1 != 0
     }
 
     /// Instant action `id`: finishes on the call that starts it, with
     /// Success for about 75% of (agent, id, period) triples, else Failure.
     #[inline]
     pub fn act_done(&mut self, id: u32) -> Outcome {
-        self.completions += 1;
-        let ok = self.outcomes >> (id % 64) & 1 != 0;
+        let ok = self.complete(id);
         self.record(id, Status::from(ok));
         Outcome::from(ok)
     }

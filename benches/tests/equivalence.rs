@@ -119,12 +119,7 @@ fn the_guards_state_is_no_larger_than_the_hand_written_one() {
     // The priorities' tag sits in the parallel's record beside one shared
     // memory, as the hand-written guard keeps its running branch in a byte
     // beside one `act` word.
-    let (ours, hand) = (
-        std::mem::size_of::<bt_bench::ours::Guard>(),
-        std::mem::size_of::<bt_bench::hand::GuardHand>(),
-    );
-    assert_eq!(ours, 12);
-    assert!(ours <= hand, "{ours} bytes against {hand}");
+    state_is_no_larger::<bt_bench::ours::Guard, bt_bench::hand::GuardHand>(12);
 }
 
 #[test]
@@ -132,10 +127,12 @@ fn the_small_trees_state_is_no_larger_than_the_hand_written_one() {
     // `idle` is an `instant`, so the select keeps nothing for it, and the
     // attack's ticks left are a `NonZeroU32`, so "not attacking" is their
     // 0, as in the hand-written tree's `u32`.
-    let (ours, hand) = (
-        std::mem::size_of::<bt_bench::ours::Small>(),
-        std::mem::size_of::<bt_bench::hand::SmallHand>(),
-    );
-    assert_eq!(ours, 4);
+    state_is_no_larger::<bt_bench::ours::Small, bt_bench::hand::SmallHand>(4);
+}
+
+/// `Ours` is `bytes` long, and no longer than `Hand`.
+fn state_is_no_larger<Ours, Hand>(bytes: usize) {
+    let (ours, hand) = (std::mem::size_of::<Ours>(), std::mem::size_of::<Hand>());
+    assert_eq!(ours, bytes);
     assert!(ours <= hand, "{ours} bytes against {hand}");
 }
