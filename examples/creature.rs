@@ -224,8 +224,9 @@ impl Leaf<Creature> for Patrol {
         self.tick(heading, me)
     }
     fn tick(&self, heading: &mut i8, me: &mut Creature) -> Status {
-        if me.step_toward(2.0 * f32::from(*heading), self.speed) {
-            *heading = -*heading;
+        // Any heading a loaded memory holds walks one way or the other.
+        if me.step_toward(2.0 * f32::from(heading.signum()), self.speed) {
+            *heading = if *heading > 0 { -1 } else { 1 };
         }
         Status::Running
     }

@@ -1034,7 +1034,8 @@
 //!     tree Other(me: &mut Bot) { Walk { to: 9 } }
 //! }
 //! let checked: bt::save::Checked<Other> = serde_json::from_str(&json).unwrap();
-//! assert_eq!(checked.0.unwrap_err().found, Guard::LAYOUT_HASH);
+//! let Err(bt::save::LoadError::Layout(mismatch)) = checked.0 else { panic!() };
+//! assert_eq!(mismatch.found, Guard::LAYOUT_HASH);
 //! ```
 //!
 //! Time and randomness reach a tree only through its inputs, so a run

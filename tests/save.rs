@@ -11,7 +11,7 @@
 use bt::bitflags::bitflags;
 use bt::record::{NodeStatus, Recorder};
 use bt::replay::Tape;
-use bt::save::{Checked, LayoutMismatch};
+use bt::save::{Checked, LayoutMismatch, LoadError};
 use bt::serde::{Deserialize, Serialize};
 use bt::{BehaviorTree, Ctx, Leaf, NoFlags, Status, Stimuli, Trace, TraceEvent, Tracer};
 use std::cell::RefCell;
@@ -468,11 +468,11 @@ bt::behavior_tree! {
 #[test]
 fn a_state_saved_by_a_tree_of_another_shape_is_refused() {
     let (_, tree) = running_foraging();
-    let mismatch = LayoutMismatch {
+    let mismatch = LoadError::Layout(LayoutMismatch {
         tree: "Other",
         expected: Other::LAYOUT_HASH,
         found: Foraging::LAYOUT_HASH,
-    };
+    });
     // As a typed error, from JSON and from postcard.
     let json = serde_json::to_string(&tree).unwrap();
     let checked: Checked<Other> = serde_json::from_str(&json).unwrap();
@@ -511,17 +511,60 @@ fn a_state_saved_by_a_tree_of_another_shape_is_refused() {
 }
 
 #[test]
-fn a_state_must_name_its_layout_first() {
+fn a_state_loads_with_its_keys_in_any_order() {
     let (_, tree) = running_foraging();
+    let expected = format!("{tree:?}");
     let json = serde_json::to_value(&tree).unwrap();
-    let reordered = format!(
-        r#"{{"active":{},"layout":{},"keep":{}}}"#,
-        json["active"], json["layout"], json["keep"]
+    let orders = [
+        ["active", "layout", "keep"],
+        ["keep", "active", "layout"],
+        ["active", "keep", "layout"],
+    ];
+    for order in orders {
+        let text = format!(
+            r#"{{"{}":{},"{}":{},"{}":{}}}"#,
+            order[0], json[order[0]], order[1], json[order[1]], order[2], json[order[2]]
+        );
+        let loaded: Foraging = serde_json::from_str(&text).unwrap();
+        assert_eq!(format!("{loaded:?}"), expected, "keys in order {order:?}");
+    }
+    // serde_json's own `Value` sorts keys, as `jq -S` and `jsonb` do.
+    let sorted = serde_json::to_string(&json).unwrap();
+    assert!(sorted.starts_with(r#"{"active":"#), "{sorted}");
+    let loaded: Foraging = serde_json::from_value(json.clone()).unwrap();
+    assert_eq!(format!("{loaded:?}"), expected);
+    let loaded: Foraging = serde_json::from_str(&sorted).unwrap();
+    assert_eq!(format!("{loaded:?}"), expected);
+
+    // A layout that comes last is still checked before the parts are
+    // read: another tree's parts give the typed mismatch, not the
+    // format's error on a variant it does not know.
+    let checked: Checked<Other> = serde_json::from_str(&sorted).unwrap();
+    assert!(
+        matches!(checked.0, Err(LoadError::Layout(m)) if m.found == Foraging::LAYOUT_HASH),
+        "{:?}",
+        checked.0
     );
-    let error = serde_json::from_str::<Foraging>(&reordered)
-        .unwrap_err()
-        .to_string();
-    assert!(error.contains("must start with its `layout`"), "{error}");
+    // A field twice is refused, before and after the layout.
+    let twice = format!(
+        r#"{{"active":{},"active":{},"layout":{},"keep":{}}}"#,
+        json["active"], json["active"], json["layout"], json["keep"]
+    );
+    let error = serde_json::from_str::<Foraging>(&twice).unwrap_err();
+    assert!(error.to_string().contains("duplicate field `active`"), "{error}");
+    let twice = format!(
+        r#"{{"layout":{},"keep":{},"active":{},"keep":{}}}"#,
+        json["layout"], json["keep"], json["active"], json["keep"]
+    );
+    let error = serde_json::from_str::<Foraging>(&twice).unwrap_err();
+    assert!(error.to_string().contains("duplicate field `keep`"), "{error}");
+    // And a missing layout is named.
+    let error = serde_json::from_str::<Foraging>(&format!(
+        r#"{{"active":{},"keep":{}}}"#,
+        json["active"], json["keep"]
+    ))
+    .unwrap_err();
+    assert!(error.to_string().contains("missing field `layout`"), "{error}");
 }
 
 #[test]

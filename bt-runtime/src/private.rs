@@ -8,8 +8,12 @@ use crate::trace::{Event, Trace, TraceEvent};
 use rand_core::Rng;
 
 pub use crate::meta::Embed;
+pub use crate::save::check;
 #[cfg(feature = "serde")]
-pub use crate::save::{deserialize_tree, memory, serialize_tree, slot, time};
+pub use crate::save::{
+    Counters, Load, Parts, SharedCounters, assemble_tree, deserialize_saved, memory, serialize_shared,
+    serialize_tree, slot, time,
+};
 #[cfg(feature = "bevy_reflect")]
 pub use bevy_reflect;
 #[cfg(feature = "serde")]
@@ -22,7 +26,116 @@ pub use serde;
     message = "`{Self}` is embedded in a tree saved with serde, but is not saved itself",
     label = "this tree needs `#[bt(serde)]`"
 )]
-pub trait Saved {}
+pub trait Saved: Embed {
+    /// Checks every value of a loaded active part against what the tree
+    /// allows, and reports each permit or rendezvous membership of this
+    /// tree's own nodes to `held` (with the node's id).
+    fn check_active(
+        active: &Self::Active,
+        held: &mut dyn FnMut(usize, Held),
+    ) -> Result<(), crate::save::InvalidState>;
+    /// Checks every value of a loaded keep part.
+    fn check_keep(keep: &Self::Keep) -> Result<(), crate::save::InvalidState>;
+}
+
+/// Checks a loaded `gate` of `capacity`: at most that many permits taken,
+/// and with `tally`, exactly the permits its agents hold.
+pub fn check_gate(
+    gate: &Gate,
+    node: &'static NodeInfo,
+    capacity: u32,
+    tally: Option<&Tally>,
+) -> Result<(), crate::save::InvalidState> {
+    let inside = u64::from(gate.inside());
+    if inside > u64::from(capacity) {
+        return Err(check::shared(node, "permits taken", inside, capacity.into()));
+    }
+    match tally {
+        Some(t) if t.held != inside => Err(check::shared(node, "permits taken", inside, t.held)),
+        _ => Ok(()),
+    }
+}
+
+/// Checks a loaded `global_cooldown`: its deadline is a time.
+pub fn check_cooldown(
+    cooldown: &GlobalCooldown,
+    node: &'static NodeInfo,
+) -> Result<(), crate::save::InvalidState> {
+    check::time(node, "ready_at", cooldown.ready_at())
+}
+
+/// Checks a loaded `rendezvous(n)`: at most `n` joined, no more left than
+/// joined (and fewer than `n`: the last one out starts a new group),
+/// arrivals within what `n` members can make; with `tally`, exactly the
+/// members its agents hold in the current group, each with its own role
+/// below the members joined.
+pub fn check_rendezvous(
+    rendezvous: &Rendezvous,
+    node: &'static NodeInfo,
+    n: u32,
+    tally: Option<&Tally>,
+) -> Result<(), crate::save::InvalidState> {
+    let (_, joined, left, _) = rendezvous.counters();
+    check::at_most(node, "members joined", joined.into(), n.into())?;
+    check::at_most(node, "members left", left.into(), joined.min(n.saturating_sub(1)).into())?;
+    let Some(t) = tally else { return Ok(()) };
+    let members = u64::from(joined - left);
+    if t.held != members {
+        return Err(check::shared(node, "members", members, t.held));
+    }
+    if t.twice.is_some() {
+        return Err(check::shared(node, "members holding one role", 2, 1));
+    }
+    // Roles are given in the order members join: all below `joined`.
+    let highest = match t.roles {
+        [0, 0] => return Ok(()),
+        [low, 0] => 127 - low.leading_zeros(),
+        [_, high] => 255 - high.leading_zeros(),
+    };
+    check::at_most(node, "role", highest.into(), u128::from(joined).saturating_sub(1))?;
+    Ok(())
+}
+
+/// What an agent's state holds of its tree's shared object, as the checks
+/// of a loaded state report it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Held {
+    /// A `gate`'s permit.
+    Permit,
+    /// A `rendezvous` membership.
+    Member(Member),
+}
+
+/// What the agents loaded with a shared object hold of one of its nodes.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Tally {
+    /// Permits held, or members of the node's current group.
+    pub held: u64,
+    /// Roles taken in the current group: bit `r` for role `r`.
+    pub roles: [u128; 2],
+    /// A role taken twice in the current group, if any.
+    pub twice: Option<u8>,
+}
+
+impl Tally {
+    /// Counts what one agent holds of `rendezvous` (for a gate, `None`).
+    pub fn add(&mut self, rendezvous: Option<&Rendezvous>, held: Held) {
+        match held {
+            Held::Permit => self.held += 1,
+            Held::Member(member) => {
+                // A member of an earlier group that dissolved holds nothing.
+                if rendezvous.is_some_and(|r| r.generation() == member.generation & 0xff_ffff) {
+                    self.held += 1;
+                    let (word, bit) = (usize::from(member.role >> 7), member.role & 127);
+                    if self.roles[word] & (1 << bit) != 0 {
+                        self.twice = Some(member.role);
+                    }
+                    self.roles[word] |= 1 << bit;
+                }
+            }
+        }
+    }
+}
 
 /// A tree's layout hash: its own shape's hash mixed with those of the trees
 /// it embeds, in order.

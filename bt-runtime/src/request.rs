@@ -274,6 +274,12 @@ pub struct Slot {
 }
 
 impl Slot {
+    /// Checks a loaded slot: its outcome is none, success or failure.
+    #[doc(hidden)]
+    pub fn check(&self, node: &'static crate::NodeInfo) -> Result<(), crate::save::InvalidState> {
+        crate::save::check::at_most(node, "outcome", self.outcome.into(), 2)
+    }
+
     /// A request with this generation was sent into stream `stream`: wait
     /// for its answer.
     #[inline]

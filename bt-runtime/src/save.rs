@@ -82,6 +82,7 @@
 //! See [`replay`](crate::replay): a [`Tape`](crate::replay::Tape) of each
 //! tick's inputs, ticked again from a loaded state, repeats the run.
 
+use crate::meta::NodeInfo;
 use core::fmt;
 
 /// A saved tree state was made for a tree of another shape: its
@@ -110,37 +111,277 @@ impl fmt::Display for LayoutMismatch {
 
 impl core::error::Error for LayoutMismatch {}
 
+/// A loaded state holds a value that its tree can never produce: the saved
+/// file was edited, damaged, or made by hand. Loading refuses it before
+/// anything ticks; see [`Problem`] for what is checked.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct InvalidState {
+    /// The node whose state holds the value (its
+    /// [`tree`](NodeInfo::tree) is the tree, or the embedded tree, that
+    /// owns it).
+    pub node: &'static NodeInfo,
+    /// What is wrong with it.
+    pub problem: Problem,
+}
+
+/// What is wrong with a value in a loaded state ([`InvalidState`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Problem {
+    /// An integer above the largest value the node allows: a `repeat` or
+    /// `retry` count at or past its bound, a position past the last child,
+    /// a `run_once` mark other than 0, 1, 2, a `rendezvous` role past its
+    /// `n`, a `parallel`'s finished children at or past its threshold.
+    OutOfRange {
+        /// The field (`"count"`, `"next"`, ...).
+        field: &'static str,
+        /// The value found.
+        found: u128,
+        /// The largest value allowed there.
+        max: u128,
+    },
+    /// A mask with bits set that the node allows in no state: bits past
+    /// the last child, a child both succeeded and failed, a running bit for
+    /// a child that is not a leaf held by the parallel.
+    Bits {
+        /// The field (`"succeeded"`, `"used"`, ...).
+        field: &'static str,
+        /// The value found.
+        found: u128,
+        /// The bits allowed there.
+        allowed: u128,
+    },
+    /// A time that is not a number (`NaN`).
+    NotANumber {
+        /// The field (`"since"`, `"ready"`, ...).
+        field: &'static str,
+    },
+    /// The value a `when let` guard bound no longer matches the guard's
+    /// pattern (the node is the guarded child).
+    NoMatch,
+    /// A shared object's counter disagrees with the agents loaded with it
+    /// (see [`check_shared`](crate::save#checking-agents-against-their-shared-object)).
+    Shared {
+        /// The counter (`"permits taken"`, `"members"`, ...).
+        field: &'static str,
+        /// What the shared object holds.
+        found: u64,
+        /// What the agents hold, or the bound the node allows.
+        expected: u64,
+    },
+}
+
+impl fmt::Display for InvalidState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let node = self.node;
+        write!(f, "the saved state of tree `{}` at node {} (", node.tree, node.id)?;
+        if let Some(label) = node.label {
+            write!(f, "'{label}: ")?;
+        }
+        write!(f, "{}, line {}) ", node.kind, node.line)?;
+        match self.problem {
+            Problem::OutOfRange { field, found, max } => {
+                write!(f, "has `{field}` = {found}, above the largest value {max} it allows")
+            }
+            Problem::Bits {
+                field,
+                found,
+                allowed,
+            } => write!(
+                f,
+                "has `{field}` = {found:#b}, with bits {:#b} outside the allowed {allowed:#b}",
+                found & !allowed
+            ),
+            Problem::NotANumber { field } => write!(f, "has `{field}` = NaN, which is not a time"),
+            Problem::NoMatch => {
+                f.write_str("holds a value that no longer matches its `when let` pattern")
+            }
+            Problem::Shared {
+                field,
+                found,
+                expected,
+            } => write!(
+                f,
+                "has {found} {field} in its shared object, where the agents loaded with it hold \
+                 {expected}"
+            ),
+        }
+    }
+}
+
+impl core::error::Error for InvalidState {}
+
+/// Why a saved state was not loaded, as [`Checked`] gives it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum LoadError {
+    /// It was saved by a tree of another shape.
+    Layout(LayoutMismatch),
+    /// It holds a value the tree cannot produce.
+    Invalid(InvalidState),
+}
+
+impl From<LayoutMismatch> for LoadError {
+    fn from(mismatch: LayoutMismatch) -> Self {
+        LoadError::Layout(mismatch)
+    }
+}
+
+impl From<InvalidState> for LoadError {
+    fn from(invalid: InvalidState) -> Self {
+        LoadError::Invalid(invalid)
+    }
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::Layout(e) => e.fmt(f),
+            LoadError::Invalid(e) => e.fmt(f),
+        }
+    }
+}
+
+impl core::error::Error for LoadError {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match self {
+            LoadError::Layout(e) => Some(e),
+            LoadError::Invalid(e) => Some(e),
+        }
+    }
+}
+
+/// Helpers the generated checks of loaded states call.
+#[doc(hidden)]
+pub mod check {
+    use super::{InvalidState, Problem};
+    use crate::meta::NodeInfo;
+
+    /// `found <= max`.
+    #[inline]
+    pub fn at_most(
+        node: &'static NodeInfo,
+        field: &'static str,
+        found: u128,
+        max: u128,
+    ) -> Result<(), InvalidState> {
+        if found <= max {
+            Ok(())
+        } else {
+            Err(InvalidState {
+                node,
+                problem: Problem::OutOfRange { field, found, max },
+            })
+        }
+    }
+
+    /// `found` has no bit outside `allowed`.
+    #[inline]
+    pub fn bits(
+        node: &'static NodeInfo,
+        field: &'static str,
+        found: u128,
+        allowed: u128,
+    ) -> Result<(), InvalidState> {
+        if found & !allowed == 0 {
+            Ok(())
+        } else {
+            Err(InvalidState {
+                node,
+                problem: Problem::Bits {
+                    field,
+                    found,
+                    allowed,
+                },
+            })
+        }
+    }
+
+    /// `t` is a number.
+    #[inline]
+    pub fn time(node: &'static NodeInfo, field: &'static str, t: f64) -> Result<(), InvalidState> {
+        if t.is_nan() {
+            Err(InvalidState {
+                node,
+                problem: Problem::NotANumber { field },
+            })
+        } else {
+            Ok(())
+        }
+    }
+
+    /// A `when let` value that does not match.
+    #[cold]
+    pub fn no_match(node: &'static NodeInfo) -> InvalidState {
+        InvalidState {
+            node,
+            problem: Problem::NoMatch,
+        }
+    }
+
+    /// A counter of a shared object that is not what it must be.
+    #[cold]
+    pub fn shared(
+        node: &'static NodeInfo,
+        field: &'static str,
+        found: u64,
+        expected: u64,
+    ) -> InvalidState {
+        InvalidState {
+            node,
+            problem: Problem::Shared {
+                field,
+                found,
+                expected,
+            },
+        }
+    }
+}
+
 #[cfg(feature = "serde")]
 pub use with_serde::Checked;
 #[cfg(feature = "serde")]
 #[doc(hidden)]
-pub use with_serde::{Time, deserialize_tree, memory, serialize_tree, slot, time};
+pub use with_serde::{
+    Counters, Load, Parts, SharedCounters, Time, assemble_tree, deserialize_saved, memory,
+    serialize_shared, serialize_tree, slot, time,
+};
+
+#[cfg(all(feature = "serde", feature = "std"))]
+mod content;
 
 #[cfg(feature = "serde")]
 mod with_serde {
-    use super::LayoutMismatch;
+    use super::{LayoutMismatch, LoadError};
     use crate::meta::{BehaviorTree, Embed};
     use core::fmt;
     use core::marker::PhantomData;
-    use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+    use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
     use serde::ser::{SerializeStruct, Serializer};
     use serde::{Deserialize, Serialize};
 
-    /// A tree state, loaded only if it was saved by a tree of the same
-    /// layout: deserialize this instead of the tree type to get a layout
-    /// mismatch as a typed error rather than the format's error.
+    /// A tree state (or a tree's shared object), loaded only if it was saved
+    /// by a tree of the same layout and holds only values that tree can
+    /// produce: deserialize this instead of the tree type to get a refusal
+    /// as a typed [`LoadError`] rather than the format's error.
     ///
     /// `serde_json::from_str::<Checked<Guard>>(&json)?.into_result()?` is
-    /// the agent, or `Err(LayoutMismatch { .. })` (the crate documentation
-    /// of `bt` shows it under *Saving, loading and replaying*).
+    /// the agent, or `Err(LoadError::Layout(..))` or
+    /// `Err(LoadError::Invalid(..))` (the crate documentation of `bt` shows
+    /// it under *Saving, loading and replaying*).
     ///
-    /// In a self-describing format (JSON) the rest of a mismatched state is
-    /// skipped, so a mismatch in a list of agents leaves the others
+    /// In a self-describing format (JSON) the rest of a refused state is
+    /// skipped, so a refusal in a list of agents leaves the others
     /// readable. A compact format (postcard, bincode) cannot skip what it
-    /// does not understand: the mismatch is reported, and what follows it in
-    /// the same input is not meaningful.
+    /// does not understand: a layout mismatch is reported, and what follows
+    /// it in the same input is not meaningful.
     #[derive(Clone, Debug, PartialEq)]
-    pub struct Checked<T>(pub Result<T, LayoutMismatch>);
+    pub struct Checked<T>(pub Result<T, LoadError>);
+
+    impl<T> Checked<T> {
+        /// The loaded state, or why it was not loaded.
+        pub fn into_result(self) -> Result<T, LoadError> {
+            self.0
+        }
+    }
 
     /// How a running stateful leaf's memory (`Option<Memory>` in its
     /// parent's state) is saved: a sequence of none or one memory. Unlike
@@ -278,15 +519,6 @@ mod with_serde {
         }
     }
 
-    impl<T> Checked<T> {
-        /// The loaded state, or why it was not loaded.
-        pub fn into_result(self) -> Result<T, LayoutMismatch> {
-            self.0
-        }
-    }
-
-    const FIELDS: &[&str] = &["layout", "active", "keep"];
-
     /// The `Serialize` impl of a tree's state type.
     pub fn serialize_tree<T, S>(tree: &T, serializer: S) -> Result<S::Ok, S::Error>
     where
@@ -296,71 +528,247 @@ mod with_serde {
         S: Serializer,
     {
         let (active, keep) = T::split(tree);
-        let mut out = serializer.serialize_struct(T::NAME, FIELDS.len())?;
+        let mut out = serializer.serialize_struct(T::NAME, 3)?;
         out.serialize_field("layout", &T::LAYOUT_HASH)?;
         out.serialize_field("active", active)?;
         out.serialize_field("keep", keep)?;
         out.end()
     }
 
-    /// The `Deserialize` impl of a tree's state type: a layout mismatch is
-    /// the format's error.
-    pub fn deserialize_tree<'de, T, D>(deserializer: D) -> Result<T, D::Error>
-    where
-        T: BehaviorTree + Embed,
-        T::Active: Deserialize<'de>,
-        T::Keep: Deserialize<'de>,
-        D: Deserializer<'de>,
-    {
+    /// A tree state made of its loaded parts, once every value in them is
+    /// checked.
+    pub fn assemble_tree<T: crate::__private::Saved>(
+        active: T::Active,
+        keep: T::Keep,
+    ) -> Result<T, super::InvalidState> {
+        T::check_active(&active, &mut |_, _| {})?;
+        T::check_keep(&keep)?;
+        Ok(T::from_parts(active, keep))
+    }
+
+    /// A tree's shared object, whose counters are saved after the tree's
+    /// layout hash. Implemented by generated code, with the inherent
+    /// functions serde derives with `#[serde(remote = "Self")]`.
+    pub trait SharedCounters: Sized {
+        /// The shared object's type name.
+        const NAME: &'static str;
+        /// The layout hash of its tree.
+        const HASH: u64;
+        /// Saves the counters.
+        fn save<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error>;
+        /// Loads the counters, unchecked.
+        fn load<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error>;
+    }
+
+    /// A shared object's counters, loaded and not yet checked.
+    pub struct Counters<T>(pub T);
+
+    impl<'de, T: SharedCounters> Deserialize<'de> for Counters<T> {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            T::load(deserializer).map(Counters)
+        }
+    }
+
+    struct SaveCounters<'a, T>(&'a T);
+
+    impl<T: SharedCounters> Serialize for SaveCounters<'_, T> {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            self.0.save(serializer)
+        }
+    }
+
+    /// The `Serialize` impl of a tree's shared object: its tree's layout
+    /// hash, then its counters.
+    pub fn serialize_shared<T: SharedCounters, S: Serializer>(
+        shared: &T,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_struct(T::NAME, 2)?;
+        out.serialize_field("layout", &T::HASH)?;
+        out.serialize_field("counters", &SaveCounters(shared))?;
+        out.end()
+    }
+
+    /// What is saved with a layout hash first (a tree's state, a shared
+    /// object): its name, hash, the fields after `layout`, and how a value
+    /// is made from them once loaded. Implemented by generated code.
+    pub trait Load<'de>: Sized {
+        /// The tree's name.
+        const NAME: &'static str;
+        /// The layout hash the saved value must carry.
+        const HASH: u64;
+        /// The fields in the order they are saved: `"layout"`, then the
+        /// value's own.
+        const FIELDS: &'static [&'static str];
+        /// Their types, as a tuple.
+        type Parts: Parts<'de>;
+        /// The value, once every part is loaded and checked.
+        fn assemble(parts: Self::Parts) -> Result<Self, super::InvalidState>;
+    }
+
+    /// A tuple of the parts of a [`Load`] value, loaded one field at a time
+    /// in any order.
+    pub trait Parts<'de>: Sized {
+        /// The parts loaded so far.
+        type Partial: Default;
+        /// Loads field `index` as the map's next value; `false` if it was
+        /// loaded already.
+        fn next_value<A: MapAccess<'de>>(
+            partial: &mut Self::Partial,
+            index: usize,
+            map: &mut A,
+        ) -> Result<bool, A::Error>;
+        /// Loads field `index` from a deserializer; `false` if it was
+        /// loaded already.
+        fn load<D: Deserializer<'de>>(
+            partial: &mut Self::Partial,
+            index: usize,
+            deserializer: D,
+        ) -> Result<bool, D::Error>;
+        /// Loads every field from a sequence, in order; `Err(i)` when it
+        /// ends before field `i`.
+        fn sequence<A: SeqAccess<'de>>(seq: &mut A) -> Result<Result<Self, usize>, A::Error>;
+        /// The parts, or the index of the first missing one.
+        fn finish(partial: Self::Partial) -> Result<Self, usize>;
+    }
+
+    macro_rules! parts {
+        ($($t:ident $i:tt),*) => {
+            impl<'de, $($t: Deserialize<'de>),*> Parts<'de> for ($($t,)*) {
+                type Partial = ($(Option<$t>,)*);
+                fn next_value<A: MapAccess<'de>>(
+                    partial: &mut Self::Partial,
+                    index: usize,
+                    map: &mut A,
+                ) -> Result<bool, A::Error> {
+                    match index {
+                        $($i => {
+                            if partial.$i.is_some() {
+                                return Ok(false);
+                            }
+                            partial.$i = Some(map.next_value()?);
+                        })*
+                        _ => unreachable!("a field index comes from the field names"),
+                    }
+                    Ok(true)
+                }
+                fn load<D: Deserializer<'de>>(
+                    partial: &mut Self::Partial,
+                    index: usize,
+                    deserializer: D,
+                ) -> Result<bool, D::Error> {
+                    match index {
+                        $($i => {
+                            if partial.$i.is_some() {
+                                return Ok(false);
+                            }
+                            partial.$i = Some($t::deserialize(deserializer)?);
+                        })*
+                        _ => unreachable!("a field index comes from the field names"),
+                    }
+                    Ok(true)
+                }
+                fn sequence<A: SeqAccess<'de>>(seq: &mut A) -> Result<Result<Self, usize>, A::Error> {
+                    Ok(Ok(($(match seq.next_element::<$t>()? {
+                        Some(value) => value,
+                        None => return Ok(Err($i as usize)),
+                    },)*)))
+                }
+                fn finish(partial: Self::Partial) -> Result<Self, usize> {
+                    Ok(($(partial.$i.ok_or($i as usize)?,)*))
+                }
+            }
+        };
+    }
+
+    parts!(P0 0);
+    parts!(P0 0, P1 1);
+
+    /// The `Deserialize` impl of a tree's state type or shared object: a
+    /// refusal is the format's error.
+    pub fn deserialize_saved<'de, T: Load<'de>, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<T, D::Error> {
         Checked::<T>::deserialize(deserializer)?
             .0
             .map_err(de::Error::custom)
     }
 
-    impl<'de, T> Deserialize<'de> for Checked<T>
-    where
-        T: BehaviorTree + Embed,
-        T::Active: Deserialize<'de>,
-        T::Keep: Deserialize<'de>,
-    {
+    impl<'de, T: Load<'de>> Deserialize<'de> for Checked<T> {
         fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            let human = deserializer.is_human_readable();
             deserializer
-                .deserialize_struct(T::NAME, FIELDS, TreeVisitor(PhantomData))
+                .deserialize_struct(T::NAME, T::FIELDS, SavedVisitor(human, PhantomData))
                 .map(Checked)
         }
     }
 
-    struct TreeVisitor<T>(PhantomData<T>);
+    /// A field name of a saved value.
+    enum Key {
+        Layout,
+        Field(usize),
+    }
 
-    impl<T: BehaviorTree> TreeVisitor<T> {
-        fn check(found: u64) -> Result<(), LayoutMismatch> {
-            if found == T::LAYOUT_HASH {
-                Ok(())
-            } else {
-                Err(LayoutMismatch {
-                    tree: T::NAME,
-                    expected: T::LAYOUT_HASH,
-                    found,
-                })
+    struct KeySeed<'a>(&'a [&'static str]);
+
+    impl<'de> DeserializeSeed<'de> for KeySeed<'_> {
+        type Value = Key;
+        fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Key, D::Error> {
+            deserializer.deserialize_identifier(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for KeySeed<'_> {
+        type Value = Key;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("`layout` or a field of a saved state")
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<Key, E> {
+            match v {
+                0 => Ok(Key::Layout),
+                i if (i as usize) <= self.0.len() => Ok(Key::Field(i as usize - 1)),
+                _ => Err(E::invalid_value(de::Unexpected::Unsigned(v), &self)),
+            }
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<Key, E> {
+            if v == "layout" {
+                return Ok(Key::Layout);
+            }
+            match self.0.iter().position(|f| *f == v) {
+                Some(i) => Ok(Key::Field(i)),
+                None => Err(E::unknown_field(v, &["layout", "active", "keep", "counters"])),
+            }
+        }
+        fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Key, E> {
+            match core::str::from_utf8(v) {
+                Ok(v) => self.visit_str(v),
+                Err(_) => Err(E::invalid_value(de::Unexpected::Bytes(v), &self)),
             }
         }
     }
 
-    #[derive(Deserialize)]
-    #[serde(field_identifier, rename_all = "lowercase")]
-    enum Field {
-        Layout,
-        Active,
-        Keep,
+    /// Loads a saved value; `.0` is the format's `is_human_readable`.
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
+    struct SavedVisitor<T>(bool, PhantomData<T>);
+
+    fn check_layout<'de, T: Load<'de>>(found: u64) -> Result<(), LayoutMismatch> {
+        if found == T::HASH {
+            Ok(())
+        } else {
+            Err(LayoutMismatch {
+                tree: T::NAME,
+                expected: T::HASH,
+                found,
+            })
+        }
     }
 
-    impl<'de, T> Visitor<'de> for TreeVisitor<T>
-    where
-        T: BehaviorTree + Embed,
-        T::Active: Deserialize<'de>,
-        T::Keep: Deserialize<'de>,
-    {
-        type Value = Result<T, LayoutMismatch>;
+    fn assemble<'de, T: Load<'de>>(parts: T::Parts) -> Result<T, LoadError> {
+        T::assemble(parts).map_err(LoadError::Invalid)
+    }
+
+    impl<'de, T: Load<'de>> Visitor<'de> for SavedVisitor<T> {
+        type Value = Result<T, LoadError>;
 
         fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             write!(f, "the saved state of tree `{}`", T::NAME)
@@ -370,50 +778,73 @@ mod with_serde {
             let found: u64 = seq
                 .next_element()?
                 .ok_or_else(|| de::Error::invalid_length(0, &self))?;
-            if let Err(mismatch) = Self::check(found) {
+            if let Err(mismatch) = check_layout::<T>(found) {
                 // What follows was laid out for another tree: not read.
-                return Ok(Err(mismatch));
+                return Ok(Err(mismatch.into()));
             }
-            let active = seq
-                .next_element()?
-                .ok_or_else(|| de::Error::invalid_length(1, &self))?;
-            let keep = seq
-                .next_element()?
-                .ok_or_else(|| de::Error::invalid_length(2, &self))?;
-            Ok(Ok(T::from_parts(active, keep)))
+            match T::Parts::sequence(&mut seq)? {
+                Ok(parts) => Ok(assemble(parts)),
+                Err(i) => Err(de::Error::invalid_length(i + 1, &self)),
+            }
         }
 
         fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-            match map.next_key()? {
-                Some(Field::Layout) => {}
-                _ => {
-                    return Err(de::Error::custom(format_args!(
-                        "the saved state of tree `{}` must start with its `layout`",
-                        T::NAME
-                    )));
+            let names = T::FIELDS;
+            let mut partial = <T::Parts as Parts<'de>>::Partial::default();
+            let mut layout = false;
+            // Fields met before `layout`, kept unread until the layout is
+            // known to match: their meaning depends on it.
+            #[cfg(feature = "std")]
+            let mut early: std::vec::Vec<(usize, super::content::Content)> = std::vec::Vec::new();
+            while let Some(key) = map.next_key_seed(KeySeed(&names[1..]))? {
+                match key {
+                    Key::Layout if layout => return Err(de::Error::duplicate_field("layout")),
+                    Key::Layout => {
+                        if let Err(mismatch) = check_layout::<T>(map.next_value()?) {
+                            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                            return Ok(Err(mismatch.into()));
+                        }
+                        layout = true;
+                        #[cfg(feature = "std")]
+                        for (i, content) in early.drain(..) {
+                            let from = super::content::Deserializer::<A::Error>::new(content, self.0);
+                            if !T::Parts::load(&mut partial, i, from)? {
+                                return Err(de::Error::duplicate_field(names[i + 1]));
+                            }
+                        }
+                    }
+                    Key::Field(i) if layout => {
+                        if !T::Parts::next_value(&mut partial, i, &mut map)? {
+                            return Err(de::Error::duplicate_field(names[i + 1]));
+                        }
+                    }
+                    Key::Field(i) => {
+                        #[cfg(feature = "std")]
+                        {
+                            if early.iter().any(|(j, _)| *j == i) {
+                                return Err(de::Error::duplicate_field(names[i + 1]));
+                            }
+                            early.push((i, map.next_value()?));
+                        }
+                        #[cfg(not(feature = "std"))]
+                        {
+                            let _ = i;
+                            return Err(de::Error::custom(format_args!(
+                                "the saved state of tree `{}` must start with its `layout` \
+                                 (without the `std` feature, fields before it are not kept)",
+                                T::NAME
+                            )));
+                        }
+                    }
                 }
             }
-            if let Err(mismatch) = Self::check(map.next_value()?) {
-                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                return Ok(Err(mismatch));
+            if !layout {
+                return Err(de::Error::missing_field("layout"));
             }
-            let (mut active, mut keep) = (None, None);
-            while let Some(field) = map.next_key()? {
-                match field {
-                    Field::Layout => return Err(de::Error::duplicate_field("layout")),
-                    Field::Active if active.is_some() => {
-                        return Err(de::Error::duplicate_field("active"));
-                    }
-                    Field::Keep if keep.is_some() => {
-                        return Err(de::Error::duplicate_field("keep"));
-                    }
-                    Field::Active => active = Some(map.next_value()?),
-                    Field::Keep => keep = Some(map.next_value()?),
-                }
+            match T::Parts::finish(partial) {
+                Ok(parts) => Ok(assemble(parts)),
+                Err(i) => Err(de::Error::missing_field(names[i + 1])),
             }
-            let active = active.ok_or_else(|| de::Error::missing_field("active"))?;
-            let keep = keep.ok_or_else(|| de::Error::missing_field("keep"))?;
-            Ok(Ok(T::from_parts(active, keep)))
         }
     }
 }

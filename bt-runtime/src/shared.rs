@@ -223,7 +223,17 @@ impl Rendezvous {
     /// Members of the forming or running group.
     pub fn members(&self) -> u32 {
         let (_, joined, left, _) = unpack(self.word.load(Ordering::Acquire));
-        joined - left
+        joined.saturating_sub(left)
+    }
+
+    /// The current group's generation.
+    pub(crate) fn generation(&self) -> u32 {
+        unpack(self.word.load(Ordering::Acquire)).0
+    }
+
+    /// Generation, members joined and left, `sync` arrivals.
+    pub(crate) fn counters(&self) -> (u32, u32, u32, u32) {
+        unpack(self.word.load(Ordering::Acquire))
     }
 }
 

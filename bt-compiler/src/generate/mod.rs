@@ -10,6 +10,7 @@
 mod branch;
 mod decide;
 mod latch;
+mod loaded;
 mod meta;
 mod names;
 mod outline;

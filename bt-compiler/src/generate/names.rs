@@ -124,6 +124,11 @@ locals! {
     decider_value = "__dv";
     /// When the active decider child activated.
     decider_since = "__dt";
+    /// Where the checks of a loaded state report what an agent holds of
+    /// its shared object.
+    held = "__held";
+    /// What the agents loaded with a shared object hold, node by node.
+    tallies = "__tallies";
 }
 
 /// Names numbered by a node id (or a child's position): `__s3`, `'n3`.

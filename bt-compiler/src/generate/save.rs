@@ -5,7 +5,7 @@
 //! Without the `serde` feature of `bt` (which turns on this crate's),
 //! `#[bt(serde)]` is an error of `check`, so generation may assume serde.
 
-use super::Gen;
+use super::{Gen, names};
 use crate::ir::{Kind, Node, Shape};
 use proc_macro2::{Literal, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
@@ -128,10 +128,38 @@ impl Gen<'_> {
                 };
             }
         });
+        let (active_ty, keep_ty) = (self.active_ident(), self.keep_ty());
+        let (active, keep, held) = (names::active(), names::keep_part(), names::held());
+        let (check_active, check_keep) = (self.check_active_body(), self.check_keep_body());
+        let result = quote!(::core::result::Result<(), ::__bt::save::InvalidState>);
         quote! {
             #embedded
 
-            impl ::__bt::__private::Saved for #name {}
+            impl ::__bt::__private::Saved for #name {
+                #[allow(unused_variables, clippy::all)]
+                fn check_active(
+                    #active: &#active_ty,
+                    #held: &mut dyn ::core::ops::FnMut(::core::primitive::usize, ::__bt::__private::Held),
+                ) -> #result {
+                    #check_active
+                    ::core::result::Result::Ok(())
+                }
+                #[allow(unused_variables, clippy::all)]
+                fn check_keep(#keep: &#keep_ty) -> #result {
+                    #check_keep
+                    ::core::result::Result::Ok(())
+                }
+            }
+
+            impl<'de> ::__bt::__private::Load<'de> for #name {
+                const NAME: &'static ::core::primitive::str = <Self as ::__bt::BehaviorTree>::NAME;
+                const HASH: ::core::primitive::u64 = <Self as ::__bt::BehaviorTree>::LAYOUT_HASH;
+                const FIELDS: &'static [&'static ::core::primitive::str] = &["layout", "active", "keep"];
+                type Parts = (#active_ty, #keep_ty);
+                fn assemble((#active, #keep): Self::Parts) -> ::core::result::Result<Self, ::__bt::save::InvalidState> {
+                    ::__bt::__private::assemble_tree(#active, #keep)
+                }
+            }
 
             impl ::__bt::__private::serde::Serialize for #name {
                 fn serialize<S: ::__bt::__private::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
@@ -141,7 +169,7 @@ impl Gen<'_> {
 
             impl<'de> ::__bt::__private::serde::Deserialize<'de> for #name {
                 fn deserialize<D: ::__bt::__private::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
-                    ::__bt::__private::deserialize_tree(deserializer)
+                    ::__bt::__private::deserialize_saved(deserializer)
                 }
             }
         }

@@ -62,15 +62,27 @@ impl Gen<'_> {
             .iter()
             .map(|(f, ty, doc)| quote!(#[doc = #doc] pub #f: #ty,));
         let inits = fields.iter().map(|(f, ty, _)| quote!(#f: #ty::new(),));
+        // Saved behind its tree's layout hash: serde's derive gives
+        // inherent functions (`remote = "Self"`), which the trait impls of
+        // `shared_checks` call.
+        let remote = self
+            .tree
+            .serde
+            .is_some()
+            .then(|| quote!(#[serde(remote = "Self")]));
         let definition = self.saved_type(quote! {
+            #remote
             #[doc = #doc]
             #[derive(::core::fmt::Debug, ::core::default::Default)]
             #vis struct #ident {
                 #(#decls)*
             }
         });
+        let checks = self.shared_checks(&ident);
         Some(quote! {
             #definition
+
+            #checks
 
             impl #ident {
                 /// Fresh shared state: gates empty, cooldowns ready, no

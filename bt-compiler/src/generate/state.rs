@@ -165,6 +165,7 @@ impl Gen<'_> {
         });
         let visit = self.visit_method(id);
         let position = self.position_method(id);
+        let check = self.check_method(id);
         let definition = self.reflected(self.saved_type(quote!(#derive #definition)));
         quote! {
             #definition
@@ -188,6 +189,8 @@ impl Gen<'_> {
                 }
 
                 #index
+
+                #check
             }
         }
     }
