@@ -83,6 +83,9 @@ fn a_request_is_pushed_once_and_its_answer_is_returned_on_the_next_tick() {
     assert_eq!(tree.tick(&mut me, &mut anims, &cx(3)), Status::Running);
     assert!(anims.is_empty());
 
+    // The same request named for another agent is not this agent's.
+    let forged = Ticket { agent: 4, ..ticket };
+    assert_eq!(tree.answer(forged, Outcome::Failure), Err(Stale(forged)));
     assert_eq!(tree.answer(ticket, Outcome::Success), Ok(()));
     // A second answer to the same request is refused.
     assert_eq!(tree.answer(ticket, Outcome::Failure), Err(Stale(ticket)));

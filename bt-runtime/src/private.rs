@@ -28,11 +28,11 @@ pub use serde;
 )]
 pub trait Saved: Embed {
     /// Checks every value of a loaded active part against what the tree
-    /// allows, and reports each permit or rendezvous membership of this
-    /// tree's own nodes to `held` (with the node's id).
+    /// allows, and reports each permit or rendezvous membership its nodes
+    /// (and those of the trees it embeds) hold to `held`, with the node.
     fn check_active(
         active: &Self::Active,
-        held: &mut dyn FnMut(usize, Held),
+        held: &mut dyn FnMut(&'static NodeInfo, Held),
     ) -> Result<(), crate::save::InvalidState>;
     /// Checks every value of a loaded keep part.
     fn check_keep(keep: &Self::Keep) -> Result<(), crate::save::InvalidState>;
@@ -285,7 +285,7 @@ pub fn request_start<S: crate::request::RequestStream + ?Sized, C: Context>(
     answer: &mut crate::request::Slot,
 ) -> Option<u32> {
     let generation = stream.start(cx.agent(), slot, request)?;
-    answer.sent(stream.id(), generation);
+    answer.sent(cx.agent(), stream.id(), generation);
     Some(generation)
 }
 

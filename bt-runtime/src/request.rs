@@ -86,8 +86,8 @@ pub use crate::status::Outcome;
 
 /// An answer that no node is waiting for: the ticket is not the latest
 /// request of its slot (an earlier request of the node, one made before a
-/// `reset`, or a slot the tree does not have), or the slot was answered
-/// already. The tree is unchanged.
+/// `reset`, one of another agent, or a slot the tree does not have), or the
+/// slot was answered already. The tree is unchanged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stale(pub Ticket);
 
@@ -267,6 +267,8 @@ impl<R> RequestStream for Requests<R> {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 pub struct Slot {
+    /// The agent that made the request, as its tick context named it.
+    agent: u64,
     stream: u32,
     generation: u32,
     /// 0: none (or waiting), 1: success, 2: failure.
@@ -280,11 +282,12 @@ impl Slot {
         crate::save::check::at_most(node, "outcome", self.outcome.into(), 2)
     }
 
-    /// A request with this generation was sent into stream `stream`: wait
-    /// for its answer.
+    /// A request of `agent` with this generation was sent into stream
+    /// `stream`: wait for its answer.
     #[inline]
-    pub fn sent(&mut self, stream: u32, generation: u32) {
+    pub fn sent(&mut self, agent: u64, stream: u32, generation: u32) {
         *self = Slot {
+            agent,
             stream,
             generation,
             outcome: 0,
@@ -298,6 +301,7 @@ impl Slot {
         if ticket.generation == 0
             || ticket.generation != self.generation
             || ticket.stream != self.stream
+            || ticket.agent != self.agent
             || self.outcome != 0
         {
             return Err(Stale(ticket));

@@ -27,11 +27,46 @@
 //! (`-inf`, a cooldown that never ran) as the string `"-inf"`, since JSON
 //! has no infinite numbers.
 //!
-//! Loading checks `layout` before reading anything else. A state saved by a
-//! tree of another shape is never loaded into this one: deserializing the
+//! Loading checks `layout` before trusting anything else. A state saved by
+//! a tree of another shape is never loaded into this one: deserializing the
 //! tree type fails with the format's error carrying a [`LayoutMismatch`]
 //! message, and deserializing `Checked<Tree>` (`bt::save::Checked`, with
-//! the `serde` feature) gives the mismatch as a typed value.
+//! the `serde` feature) gives it as a typed [`LoadError::Layout`]. The
+//! keys of a saved state may come in any order (a JSON document sorted by
+//! `jq -S`, Python's `sort_keys`, PostgreSQL's `jsonb` or `serde_json`'s
+//! own `Value`): parts met before the layout are kept unread, then loaded
+//! once the layout is known to match (with the `std` feature; without it,
+//! `layout` must come first).
+//!
+//! # What loading checks
+//!
+//! A saved file can be edited, damaged or made by hand, so loading checks
+//! every value the tree's state holds against what the tree allows, before
+//! anything ticks, and refuses the first that is out of bounds with an
+//! [`InvalidState`] naming the node and the value ([`LoadError::Invalid`]
+//! through `Checked`, the format's error otherwise):
+//!
+//! - counts, positions and marks within their nodes' bounds: a
+//!   `repeat(3)` count below 3, a `sequential` or `sequence_with_memory`
+//!   position below the number of children, a `run_once` mark 0, 1 or 2, a
+//!   `rendezvous` role below `n`, a `request`'s answer a status;
+//! - masks within the children: a `shuffle`'s chosen children, a
+//!   `parallel`'s succeeded, failed and running children (never two of
+//!   those at once, running only where it holds a leaf's memory, and fewer
+//!   finished than its thresholds), the armed `monitor`s;
+//! - every time a number: `NaN` is refused, infinite deadlines are not
+//!   (`-inf` is a cooldown that never ran);
+//! - the value a running decider child's `when let` guard bound still
+//!   matches the guard's pattern;
+//! - embedded trees, through their own checks.
+//!
+//! A leaf's `Memory` is the user's type: loading checks that it
+//! deserializes, not what its values mean. A leaf should accept any value
+//! of its memory (saturating counters, clamped indices), or check it in
+//! the memory type's own `Deserialize` (serde's `try_from`).
+//!
+//! So a loaded state can at worst be refused: no value that loads makes a
+//! tick panic or wrap a counter, in debug or release builds.
 //!
 //! # What changes the layout hash
 //!
@@ -57,15 +92,32 @@
 //! # Shared state
 //!
 //! A tree with `gate`, `global_cooldown` or `rendezvous` nodes has a
-//! `<Tree>Shared` object that every agent ticks with. It is saved as the
-//! values of its counters (permits taken, the cooldown's deadline, the
-//! rendezvous' group word). Save it together with every agent's state,
-//! between ticks (no agent mid-tick), and load them together: then the
-//! permits taken in the loaded object are exactly those held by the loaded
-//! agents, and a rendezvous group has exactly the members it had. Loading
+//! `<Tree>Shared` object that every agent ticks with. It is saved as its
+//! tree's layout hash and the values of its counters (permits taken, the
+//! cooldown's deadline, the rendezvous' group word), and loading it checks
+//! the hash and that each counter is within its node's bounds. Save it
+//! together with every agent's state, between ticks (no agent mid-tick),
+//! and load them together; then call the shared object's `check` with the
+//! loaded agents before any of them ticks:
+//!
+//! ```text
+//! let squad: SavedSquad = serde_json::from_str(&json)?;   // each agent checked
+//! squad.shared.check(squad.soldiers.iter())?;             // and what they share
+//! ```
+//!
+//! ## Checking agents against their shared object
+//!
+//! `check` refuses (with an [`InvalidState`] whose problem is
+//! [`Problem::Shared`]) a gate whose permits taken are not exactly those
+//! its agents hold, a rendezvous whose group does not have exactly the
+//! members its agents say it has, or two members with one role. Loading
 //! agents into a fresh shared object (or a shared object without its
-//! agents) breaks that; call each agent's `reset` instead, which gives back
-//! what it held.
+//! agents) is such a mismatch; call each agent's `reset` instead, which
+//! gives back what it held. The shared object of an embedded tree is
+//! checked the same way, with the states of the trees that embed it: its
+//! `check` counts what their embedded instances hold (every instance of
+//! that tree in them, so a tree that embeds it twice with two shared
+//! objects cannot be checked this way).
 //!
 //! # Formats
 //!

@@ -195,9 +195,14 @@ fn the_squad_carries_on_exactly_with_its_shared_state() {
             ("postcard", postcard::from_bytes(bytes).unwrap()),
         ];
         for (format, mut again) in loaded {
-            // The permits and memberships loaded are the ones the loaded
-            // soldiers hold.
+            // The documented load path's check passes: the permits and
+            // memberships loaded are the ones the loaded soldiers hold.
             let shared = &again.shared;
+            assert_eq!(
+                shared.check(again.soldiers.iter().map(|(_, s)| s)),
+                Ok(()),
+                "{format} save before tick {t}"
+            );
             for (label, taken) in [
                 ("grenade", shared.grenade.inside()),
                 ("taunt", shared.taunt.inside()),

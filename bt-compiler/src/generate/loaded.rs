@@ -54,8 +54,8 @@ impl Gen<'_> {
                 let Kind::Subtree { path, .. } = &node.kind else {
                     unreachable!("only subtrees embed a tree")
                 };
-                // What an embedded tree holds is its own shared object's.
-                quote!(<#path as ::__bt::__private::Saved>::check_active(#place, &mut |_, _| {})?;)
+                // Its nodes report with their own tree's node infos.
+                quote!(<#path as ::__bt::__private::Saved>::check_active(#place, #held)?;)
             }
             Shape::Child => self.check_place(node.children[0], place),
             Shape::Wait => {
@@ -88,7 +88,7 @@ impl Gen<'_> {
             #[allow(unused_variables, irrefutable_let_patterns, clippy::all)]
             fn __check(
                 &self,
-                #held: &mut dyn ::core::ops::FnMut(::core::primitive::usize, ::__bt::__private::Held),
+                #held: &mut dyn ::core::ops::FnMut(&'static ::__bt::NodeInfo, ::__bt::__private::Held),
             ) -> ::core::result::Result<(), ::__bt::save::InvalidState> {
                 #body
                 ::core::result::Result::Ok(())
@@ -161,10 +161,9 @@ impl Gen<'_> {
         for field in fields {
             match field {
                 Field::Latch(Release::Permit) => {
-                    let id = Literal::usize_unsuffixed(id);
                     checks.push(quote! {
                         if self.active {
-                            #held(#id, ::__bt::__private::Held::Permit);
+                            #held(#info, ::__bt::__private::Held::Permit);
                         }
                     });
                 }
@@ -185,14 +184,11 @@ impl Gen<'_> {
                     let Kind::Rendezvous { n, .. } = node.kind else {
                         unreachable!("only a rendezvous has members")
                     };
-                    let (max, id) = (
-                        Literal::u128_unsuffixed(u128::from(n).saturating_sub(1)),
-                        Literal::usize_unsuffixed(id),
-                    );
+                    let max = Literal::u128_unsuffixed(u128::from(n).saturating_sub(1));
                     checks.push(quote! {
                         if self.member.phase != ::__bt::__private::Phase::Idle {
                             ::__bt::__private::check::at_most(#info, "role", self.member.role as ::core::primitive::u128, #max)?;
-                            #held(#id, ::__bt::__private::Held::Member(self.member));
+                            #held(#info, ::__bt::__private::Held::Member(self.member));
                         }
                     });
                 }
@@ -360,12 +356,12 @@ impl Gen<'_> {
             }
         }
         let doc = format!(
-            " Checks this shared object against the `{name}` agents saved and loaded with it, \
-             before any of them ticks: each gate's permits taken are exactly those its agents \
-             hold, each rendezvous' group has exactly the members its agents say, with distinct \
+            " Checks this shared object against the agents saved and loaded with it, before \
+             any of them ticks: each gate's permits taken are exactly those its agents hold, \
+             each rendezvous' group has exactly the members its agents say, with distinct \
              roles, and every counter is within its node's bounds. Loading each agent already \
-             checked its own state; this checks what they share. Agents of other trees that \
-             embed `{name}` hold their permits in their own trees' shared objects."
+             checked its own state; this checks what they share. The agents are `{name}` \
+             states, or states of a tree that embeds `{name}` and ticks it with this object."
         );
         let hash = quote!(<#name as ::__bt::BehaviorTree>::LAYOUT_HASH);
         let type_name = shared_ty.to_string();
@@ -373,16 +369,21 @@ impl Gen<'_> {
         quote! {
             impl #shared_ty {
                 #[doc = #doc]
-                #vis fn check<'__a>(
+                #vis fn check<'__a, A: ::__bt::__private::Saved + '__a>(
                     &self,
-                    agents: impl ::core::iter::IntoIterator<Item = &'__a #name>,
+                    agents: impl ::core::iter::IntoIterator<Item = &'__a A>,
                 ) -> ::core::result::Result<(), ::__bt::save::InvalidState> {
                     let mut __tally = [::__bt::__private::Tally::default(); #k];
                     for __agent in agents {
-                        let (__active, _) = <#name as ::__bt::__private::Embed>::split(__agent);
-                        <#name as ::__bt::__private::Saved>::check_active(__active, &mut |__id, __h| match __id {
-                            #(#arms)*
-                            _ => {}
+                        let (__active, _) = <A as ::__bt::__private::Embed>::split(__agent);
+                        <A as ::__bt::__private::Saved>::check_active(__active, &mut |__node, __h| {
+                            if __node.tree != <#name as ::__bt::BehaviorTree>::NAME {
+                                return;
+                            }
+                            match __node.id {
+                                #(#arms)*
+                                _ => {}
+                            }
                         })?;
                     }
                     self.__check_with(::core::option::Option::Some(&__tally))

@@ -139,7 +139,7 @@ impl Gen<'_> {
                 #[allow(unused_variables, clippy::all)]
                 fn check_active(
                     #active: &#active_ty,
-                    #held: &mut dyn ::core::ops::FnMut(::core::primitive::usize, ::__bt::__private::Held),
+                    #held: &mut dyn ::core::ops::FnMut(&'static ::__bt::NodeInfo, ::__bt::__private::Held),
                 ) -> #result {
                     #check_active
                     ::core::result::Result::Ok(())
@@ -199,6 +199,8 @@ fn params(node: &Node) -> String {
         Kind::Rendezvous { n, .. } => format!("{n}"),
         Kind::Monitor { index, .. } => format!("{index}"),
         Kind::Precondition { then, .. } => format!("{then:?}"),
+        // The answer slot names the agent that asked.
+        Kind::Request { .. } => "agent".to_string(),
         Kind::RunWhile { skip, .. } => format!("{skip:?}"),
         _ => String::new(),
     }
