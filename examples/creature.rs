@@ -440,7 +440,8 @@ fn main() -> std::io::Result<()> {
                 (c.hunger * 100.0).round() / 100.0,
                 c.x.round(),
             );
-            recorder.note(c.id, 0, &format_args!("hp, hunger, x = {state:?}"));
+            // Every creature is recorded.
+            let _ = recorder.note(c.id, 0, &format_args!("hp, hunger, x = {state:?}"));
         }
     });
     if let Some(path) = &save {
@@ -472,7 +473,7 @@ fn main() -> std::io::Result<()> {
         recorder.write_btlog(0, &mut file)?;
         println!(
             "creature 0's {} status transitions written to {path} (open it in Groot2's log replay)",
-            recorder.transitions(0).len()
+            recorder.transitions(0)?.len()
         );
     }
     if let Some(path) = jsonl {

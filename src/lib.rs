@@ -784,7 +784,7 @@
 //!     agent.tick(&Ctx::new(tick as f64 * 0.25, 0.25).trace(&recorder));
 //! }
 //! let log: Vec<(f64, u16, NodeStatus)> =
-//!     recorder.transitions(0).iter().map(|t| (t.time, t.uid, t.status)).collect();
+//!     recorder.transitions(0).unwrap().iter().map(|t| (t.time, t.uid, t.status)).collect();
 //! use NodeStatus::*;
 //! assert_eq!(log, [
 //!     (0.0, 1, Running), (0.0, 2, Success), (0.0, 3, Running),

@@ -69,7 +69,9 @@ fn recording() -> Recorder {
                 .agent(agent)
                 .trace(&recorder);
             page.tick(&mut bot, &cx);
-            recorder.note(agent, walk, &format!("steps = {}", bot.steps));
+            recorder
+                .note(agent, walk, &format!("steps = {}", bot.steps))
+                .unwrap();
         }
     }
     recorder
@@ -154,12 +156,16 @@ fn body_attr<'a>(dom: &'a str, name: &str) -> &'a str {
 #[test]
 fn the_recording_is_recorded_per_tick() {
     let recorder = recording();
-    assert_eq!((recorder.ticks(0), recorder.ticks(1)), (8, 8));
+    assert_eq!(
+        (recorder.ticks(0).unwrap(), recorder.ticks(1).unwrap()),
+        (8, 8)
+    );
     let uid = |label| recorder.uid_of(label).unwrap();
     // Agent 1 at tick 2: the walk succeeded, the select started, looking
     // failed, resting runs.
     let at2: Vec<(u16, bt::record::NodeStatus)> = recorder
         .transitions(1)
+        .unwrap()
         .iter()
         .filter(|t| t.tick == 2)
         .map(|t| (t.uid, t.status))
@@ -175,11 +181,11 @@ fn the_recording_is_recorded_per_tick() {
         ]
     );
     // The higher guard is checked, and rejects, on every tick.
-    let checks = recorder.guard_checks(1);
+    let checks = recorder.guard_checks(1).unwrap();
     assert!(checks.iter().any(|g| g.tick == 5
         && g.child == uid("never")
         && g.rejected_at == Some("when cx.now < 0.0")));
-    let notes = recorder.notes(0);
+    let notes = recorder.notes(0).unwrap();
     assert_eq!(notes.len(), 8);
     assert_eq!(
         (notes[2].tick, notes[2].uid, notes[2].text()),
@@ -187,8 +193,8 @@ fn the_recording_is_recorded_per_tick() {
     );
     // Long values are cut.
     let long = Recorder::new::<Page>(1, 4).with_notes(1);
-    long.note(0, 0, &"x".repeat(200));
-    let text = long.notes(0)[0].text().to_owned();
+    long.note(0, 0, &"x".repeat(200)).unwrap();
+    let text = long.notes(0).unwrap()[0].text().to_owned();
     assert!(
         text.len() <= bt::record::Note::CAPACITY && text.ends_with('…'),
         "{text}"

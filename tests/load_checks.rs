@@ -22,7 +22,11 @@ impl Leaf<Bot> for Two {
     type Memory = u8;
     fn tick(&self, ticks: &mut u8, _: &mut Bot) -> Status {
         *ticks = ticks.saturating_add(1);
-        if *ticks >= 2 { Status::Success } else { Status::Running }
+        if *ticks >= 2 {
+            Status::Success
+        } else {
+            Status::Running
+        }
     }
 }
 
@@ -123,10 +127,19 @@ fn a_when_let_value_that_no_longer_matches_is_refused() {
     let json = serde_json::to_value(&tree).unwrap();
     assert_eq!(json["active"]["root"]["N1"][1], json!(3), "{json}");
     let invalid = refusal::<Guarded>(&edited(&tree, "/active/root/N1/1", Value::Null));
-    assert_eq!((label(&invalid), invalid.problem), (Some("v"), Problem::NoMatch));
+    assert_eq!(
+        (label(&invalid), invalid.problem),
+        (Some("v"), Problem::NoMatch)
+    );
     let message = invalid.to_string();
-    assert!(message.contains("'v: sequence") || message.contains("'v: leaf"), "{message}");
-    assert!(message.contains("no longer matches its `when let` pattern"), "{message}");
+    assert!(
+        message.contains("'v: sequence") || message.contains("'v: leaf"),
+        "{message}"
+    );
+    assert!(
+        message.contains("no longer matches its `when let` pattern"),
+        "{message}"
+    );
 }
 
 #[test]
@@ -162,8 +175,14 @@ fn a_time_that_is_not_a_number_is_refused() {
             other => panic!("{other:?}"),
         }
     };
-    assert_eq!(nan_at(1.0), (Some("w"), Problem::NotANumber { field: "started" }));
-    assert_eq!(nan_at(2.0), (Some("cool"), Problem::NotANumber { field: "n1_ready" }));
+    assert_eq!(
+        nan_at(1.0),
+        (Some("w"), Problem::NotANumber { field: "started" })
+    );
+    assert_eq!(
+        nan_at(2.0),
+        (Some("cool"), Problem::NotANumber { field: "n1_ready" })
+    );
 }
 
 #[test]
@@ -175,25 +194,42 @@ fn masks_outside_a_parallels_children_or_past_its_thresholds_are_refused() {
     let json = serde_json::to_value(&tree).unwrap();
     let root = &json["active"]["root"];
     assert_eq!(root["succeeded"], json!(0b0011), "{json}");
-    let refused = |pointer: &str, value: Value| refusal::<Par>(&edited(&tree, pointer, value)).problem;
+    let refused =
+        |pointer: &str, value: Value| refusal::<Par>(&edited(&tree, pointer, value)).problem;
     // A fifth child.
     assert_eq!(
         refused("/active/root/succeeded", json!(0b1_0011)),
-        Problem::Bits { field: "succeeded", found: 0b1_0011, allowed: 0b1111 }
+        Problem::Bits {
+            field: "succeeded",
+            found: 0b1_0011,
+            allowed: 0b1111
+        }
     );
     // A child that both succeeded and failed.
     assert_eq!(
         refused("/active/root/failed", json!(0b0001)),
-        Problem::Bits { field: "failed", found: 0b0001, allowed: 0b1100 }
+        Problem::Bits {
+            field: "failed",
+            found: 0b0001,
+            allowed: 0b1100
+        }
     );
     // Three successes would have finished it.
     assert_eq!(
         refused("/active/root/succeeded", json!(0b0111)),
-        Problem::OutOfRange { field: "children succeeded", found: 3, max: 2 }
+        Problem::OutOfRange {
+            field: "children succeeded",
+            found: 3,
+            max: 2
+        }
     );
     assert_eq!(
         refused("/active/root/failed", json!(0b1100)),
-        Problem::OutOfRange { field: "children failed", found: 2, max: 1 }
+        Problem::OutOfRange {
+            field: "children failed",
+            found: 2,
+            max: 1
+        }
     );
 }
 
@@ -209,12 +245,26 @@ fn positions_and_marks_past_their_nodes_are_refused() {
     let invalid = refusal::<Memo>(&edited(&tree, "/keep/n1_once", json!(3)));
     assert_eq!(
         (label(&invalid), invalid.problem),
-        (Some("once"), Problem::OutOfRange { field: "n1_once", found: 3, max: 2 })
+        (
+            Some("once"),
+            Problem::OutOfRange {
+                field: "n1_once",
+                found: 3,
+                max: 2
+            }
+        )
     );
     let invalid = refusal::<Memo>(&edited(&tree, "/keep/n3_next", json!(2)));
     assert_eq!(
         (label(&invalid), invalid.problem),
-        (Some("memo"), Problem::OutOfRange { field: "n3_next", found: 2, max: 1 })
+        (
+            Some("memo"),
+            Problem::OutOfRange {
+                field: "n3_next",
+                found: 2,
+                max: 1
+            }
+        )
     );
 }
 
@@ -232,17 +282,30 @@ fn a_shared_object_is_checked_against_its_layout_bounds_and_agents() {
 
     // Saved with its tree's layout, in any key order.
     let json = serde_json::to_value(&shared).unwrap();
-    assert_eq!(json, json!({ "layout": Door::LAYOUT_HASH, "counters": { "door": 1 } }));
-    let reordered = format!(r#"{{"counters":{},"layout":{}}}"#, json["counters"], json["layout"]);
+    assert_eq!(
+        json,
+        json!({ "layout": Door::LAYOUT_HASH, "counters": { "door": 1 } })
+    );
+    let reordered = format!(
+        r#"{{"counters":{},"layout":{}}}"#,
+        json["counters"], json["layout"]
+    );
     let loaded: DoorShared = serde_json::from_str(&reordered).unwrap();
     assert_eq!(loaded.check(trees()), Ok(()));
 
     // A gate fuller than its capacity.
     let full = json!({ "layout": Door::LAYOUT_HASH, "counters": { "door": 2 } }).to_string();
-    match serde_json::from_str::<Checked<DoorShared>>(&full).unwrap().0 {
+    match serde_json::from_str::<Checked<DoorShared>>(&full)
+        .unwrap()
+        .0
+    {
         Err(LoadError::Invalid(invalid)) => assert_eq!(
             invalid.problem,
-            Problem::Shared { field: "permits taken", found: 2, expected: 1 }
+            Problem::Shared {
+                field: "permits taken",
+                found: 2,
+                expected: 1
+            }
         ),
         other => panic!("{other:?}"),
     }
@@ -252,13 +315,22 @@ fn a_shared_object_is_checked_against_its_layout_bounds_and_agents() {
     assert_eq!(label(&invalid), Some("door"));
     assert_eq!(
         invalid.problem,
-        Problem::Shared { field: "permits taken", found: 0, expected: 1 }
+        Problem::Shared {
+            field: "permits taken",
+            found: 0,
+            expected: 1
+        }
     );
     assert!(invalid.to_string().contains("0 permits taken"), "{invalid}");
     // Another tree's shared object.
     let other = json!({ "layout": Rep::LAYOUT_HASH, "counters": { "door": 0 } }).to_string();
-    match serde_json::from_str::<Checked<DoorShared>>(&other).unwrap().0 {
-        Err(LoadError::Layout(m)) => assert_eq!((m.found, m.expected), (Rep::LAYOUT_HASH, Door::LAYOUT_HASH)),
+    match serde_json::from_str::<Checked<DoorShared>>(&other)
+        .unwrap()
+        .0
+    {
+        Err(LoadError::Layout(m)) => {
+            assert_eq!((m.found, m.expected), (Rep::LAYOUT_HASH, Door::LAYOUT_HASH))
+        }
         other => panic!("{other:?}"),
     }
 }

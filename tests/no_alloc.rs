@@ -243,11 +243,11 @@ fn recording_does_not_allocate() {
     }
     assert_eq!(allocations() - before, 0);
     for agent in 0..100 {
-        assert_eq!(recorder.transitions(agent).len(), 512);
+        assert_eq!(recorder.transitions(agent).unwrap().len(), 512);
         assert!(
-            recorder.dropped(agent) > 10_000,
+            recorder.dropped(agent).unwrap() > 10_000,
             "{}",
-            recorder.dropped(agent)
+            recorder.dropped(agent).unwrap()
         );
     }
 }

@@ -109,7 +109,7 @@ fn statuses_follow_the_running_leaves_and_the_active_path() {
     });
     let (mut ticks, mut most) = (0, 0);
     run(&recorder, 0..20, 500, |agent, bot, life| {
-        let statuses = recorder.current_statuses(agent);
+        let statuses = recorder.current_statuses(agent).unwrap();
         let running = |uid: usize| statuses[uid] == NodeStatus::Running;
         // A running leaf is a job that started and has not ended.
         let leaves = (1..statuses.len())
@@ -132,7 +132,9 @@ fn statuses_follow_the_running_leaves_and_the_active_path() {
     });
     assert_eq!(ticks, 20 * 500);
     assert!(most >= 2, "parallel jobs ran at once");
-    let all: Vec<Transition> = (0..20).flat_map(|a| recorder.transitions(a)).collect();
+    let all: Vec<Transition> = (0..20)
+        .flat_map(|a| recorder.transitions(a).unwrap())
+        .collect();
     // The embedded trees' nodes are recorded under both instances.
     let chores = Life::VIEW.subtrees.iter().map(|s| s.node);
     for node in chores {
@@ -168,16 +170,21 @@ fn reset_returns_every_node_to_idle() {
         let cx: Cx = Ctx::new(f64::from(tick) * 0.1, 0.1).trace(&recorder);
         life.tick(&mut bot, &cx);
         if life.is_active() && tick % 7 == 0 {
-            assert!(recorder.current_statuses(0).contains(&NodeStatus::Running));
+            assert!(
+                recorder
+                    .current_statuses(0)
+                    .unwrap()
+                    .contains(&NodeStatus::Running)
+            );
             life.reset(&mut bot, &cx);
             resets += 1;
-            let statuses = recorder.current_statuses(0);
+            let statuses = recorder.current_statuses(0).unwrap();
             assert!(
                 statuses.iter().all(|&s| s == NodeStatus::Idle),
                 "{statuses:?}"
             );
             // The reset's transitions carry its time, deepest node first.
-            let last = recorder.transitions(0);
+            let last = recorder.transitions(0).unwrap();
             let tail: Vec<&Transition> =
                 last.iter().rev().take_while(|t| t.time == cx.now).collect();
             assert_eq!(
@@ -196,13 +203,13 @@ fn the_ring_keeps_the_newest_transitions() {
     for recorder in [&big, &small] {
         run(recorder, 0..1, 200, |_, _, _| {});
     }
-    let all = big.transitions(0);
+    let all = big.transitions(0).unwrap();
     assert!(all.len() > 100);
-    assert_eq!(small.transitions(0), all[all.len() - 10..]);
-    assert_eq!(small.dropped(0) as usize, all.len() - 10);
-    assert_eq!(big.dropped(0), 0);
-    small.clear(0);
-    assert!(small.transitions(0).is_empty());
+    assert_eq!(small.transitions(0).unwrap(), all[all.len() - 10..]);
+    assert_eq!(small.dropped(0).unwrap() as usize, all.len() - 10);
+    assert_eq!(big.dropped(0).unwrap(), 0);
+    small.clear(0).unwrap();
+    assert!(small.transitions(0).unwrap().is_empty());
 }
 
 #[test]
@@ -218,11 +225,11 @@ fn agents_on_several_threads_record_as_they_would_alone() {
     });
     for agent in 0..16 {
         assert_eq!(
-            shared.transitions(agent),
-            alone.transitions(agent),
+            shared.transitions(agent).unwrap(),
+            alone.transitions(agent).unwrap(),
             "agent {agent}"
         );
-        assert!(!alone.transitions(agent).is_empty());
+        assert!(!alone.transitions(agent).unwrap().is_empty());
     }
 }
 
@@ -236,7 +243,9 @@ fn agents_outside_the_recorder_are_not_recorded() {
         (bt::trace::ACTIVATIONS, 0)
     );
     run(&recorder, 5..6, 50, |_, _, _| {});
-    assert!(recorder.transitions(0).is_empty() && recorder.transitions(1).is_empty());
+    assert!(
+        recorder.transitions(0).unwrap().is_empty() && recorder.transitions(1).unwrap().is_empty()
+    );
 }
 
 #[test]
@@ -260,6 +269,7 @@ fn a_tracer_and_a_recorder_listen_together() {
     );
     let log: Vec<(u16, NodeStatus)> = recorder
         .transitions(0)
+        .unwrap()
         .iter()
         .map(|t| (t.uid, t.status))
         .collect();
@@ -288,7 +298,7 @@ fn json_lines_describe_the_tree_then_each_transition() {
     let expected: Vec<String> = [0u64, 2]
         .iter()
         .flat_map(|&a| {
-            recorder.transitions(a).into_iter().map(move |t| {
+            recorder.transitions(a).unwrap().into_iter().map(move |t| {
                 format!(
                     "{{\"agent\":{a},\"tick\":{},\"time\":{},\"uid\":{},\"status\":\"{}\"}}",
                     t.tick,

@@ -170,6 +170,7 @@ fn danger(a: u64, t: usize) -> Senses {
 fn transitions_after(recorder: &Recorder, agent: u64, after: f64) -> Vec<(f64, u16, NodeStatus)> {
     recorder
         .transitions(agent)
+        .unwrap()
         .into_iter()
         .filter(|t| t.time > after)
         .map(|t| (t.time, t.uid, t.status))
@@ -207,7 +208,9 @@ fn a_tree_with_subtrees_and_when_let_carries_on_exactly_from_every_save() {
                 tick: t,
                 json: serde_json::to_string(&agents).unwrap(),
                 postcard: postcard::to_allocvec(&agents).unwrap(),
-                statuses: (0..AGENTS).map(|a| recorder.current_statuses(a)).collect(),
+                statuses: (0..AGENTS)
+                    .map(|a| recorder.current_statuses(a).unwrap())
+                    .collect(),
             });
         }
         tick.set(t);
@@ -254,7 +257,9 @@ fn a_tree_with_subtrees_and_when_let_carries_on_exactly_from_every_save() {
             let lines_again = Lines::default();
             let recorder_again = Recorder::new::<Foraging>(AGENTS as usize, 1 << 16);
             for a in 0..AGENTS {
-                recorder_again.resume(a, &save.statuses[a as usize]);
+                recorder_again
+                    .resume(a, &save.statuses[a as usize])
+                    .unwrap();
             }
             let trace = (tracer(&lines_again, &tick), &recorder_again);
             let mut contexts: Vec<_> = (0..AGENTS)
@@ -551,20 +556,29 @@ fn a_state_loads_with_its_keys_in_any_order() {
         json["active"], json["active"], json["layout"], json["keep"]
     );
     let error = serde_json::from_str::<Foraging>(&twice).unwrap_err();
-    assert!(error.to_string().contains("duplicate field `active`"), "{error}");
+    assert!(
+        error.to_string().contains("duplicate field `active`"),
+        "{error}"
+    );
     let twice = format!(
         r#"{{"layout":{},"keep":{},"active":{},"keep":{}}}"#,
         json["layout"], json["keep"], json["active"], json["keep"]
     );
     let error = serde_json::from_str::<Foraging>(&twice).unwrap_err();
-    assert!(error.to_string().contains("duplicate field `keep`"), "{error}");
+    assert!(
+        error.to_string().contains("duplicate field `keep`"),
+        "{error}"
+    );
     // And a missing layout is named.
     let error = serde_json::from_str::<Foraging>(&format!(
         r#"{{"active":{},"keep":{}}}"#,
         json["active"], json["keep"]
     ))
     .unwrap_err();
-    assert!(error.to_string().contains("missing field `layout`"), "{error}");
+    assert!(
+        error.to_string().contains("missing field `layout`"),
+        "{error}"
+    );
 }
 
 #[test]

@@ -326,6 +326,22 @@ pub trait Embed {
     fn is_active(active: &Self::Active) -> bool;
     /// The active path of the active part.
     fn visit_active<F: FnMut(ActiveNode)>(active: &Self::Active, depth: usize, visit: &mut F);
+    /// Checks every value of a loaded active part against what the tree
+    /// allows, and reports each permit or rendezvous membership its nodes
+    /// (and those of the trees it embeds) hold to `held`, with the node.
+    /// Trees without `#[bt(serde)]` cannot be loaded: nothing to check.
+    fn check_active(
+        active: &Self::Active,
+        held: &mut dyn FnMut(&'static NodeInfo, crate::__private::Held),
+    ) -> Result<(), crate::save::InvalidState> {
+        let _ = (active, held);
+        Ok(())
+    }
+    /// Checks every value of a loaded keep part.
+    fn check_keep(keep: &Self::Keep) -> Result<(), crate::save::InvalidState> {
+        let _ = keep;
+        Ok(())
+    }
     /// Hands an answer to the `request` node (of this tree or a tree it
     /// embeds) whose slot holds the ticket's request.
     fn answer(

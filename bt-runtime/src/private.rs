@@ -11,8 +11,8 @@ pub use crate::meta::Embed;
 pub use crate::save::check;
 #[cfg(feature = "serde")]
 pub use crate::save::{
-    Counters, Load, Parts, SharedCounters, assemble_tree, deserialize_saved, memory, serialize_shared,
-    serialize_tree, slot, time,
+    Counters, Load, Parts, SharedCounters, assemble_tree, deserialize_saved, memory,
+    serialize_shared, serialize_tree, slot, time,
 };
 #[cfg(feature = "bevy_reflect")]
 pub use bevy_reflect;
@@ -26,17 +26,7 @@ pub use serde;
     message = "`{Self}` is embedded in a tree saved with serde, but is not saved itself",
     label = "this tree needs `#[bt(serde)]`"
 )]
-pub trait Saved: Embed {
-    /// Checks every value of a loaded active part against what the tree
-    /// allows, and reports each permit or rendezvous membership its nodes
-    /// (and those of the trees it embeds) hold to `held`, with the node.
-    fn check_active(
-        active: &Self::Active,
-        held: &mut dyn FnMut(&'static NodeInfo, Held),
-    ) -> Result<(), crate::save::InvalidState>;
-    /// Checks every value of a loaded keep part.
-    fn check_keep(keep: &Self::Keep) -> Result<(), crate::save::InvalidState>;
-}
+pub trait Saved: Embed {}
 
 /// Checks a loaded `gate` of `capacity`: at most that many permits taken,
 /// and with `tally`, exactly the permits its agents hold.
@@ -48,7 +38,12 @@ pub fn check_gate(
 ) -> Result<(), crate::save::InvalidState> {
     let inside = u64::from(gate.inside());
     if inside > u64::from(capacity) {
-        return Err(check::shared(node, "permits taken", inside, capacity.into()));
+        return Err(check::shared(
+            node,
+            "permits taken",
+            inside,
+            capacity.into(),
+        ));
     }
     match tally {
         Some(t) if t.held != inside => Err(check::shared(node, "permits taken", inside, t.held)),
@@ -77,7 +72,12 @@ pub fn check_rendezvous(
 ) -> Result<(), crate::save::InvalidState> {
     let (_, joined, left, _) = rendezvous.counters();
     check::at_most(node, "members joined", joined.into(), n.into())?;
-    check::at_most(node, "members left", left.into(), joined.min(n.saturating_sub(1)).into())?;
+    check::at_most(
+        node,
+        "members left",
+        left.into(),
+        joined.min(n.saturating_sub(1)).into(),
+    )?;
     let Some(t) = tally else { return Ok(()) };
     let members = u64::from(joined - left);
     if t.held != members {
@@ -92,7 +92,12 @@ pub fn check_rendezvous(
         [low, 0] => 127 - low.leading_zeros(),
         [_, high] => 255 - high.leading_zeros(),
     };
-    check::at_most(node, "role", highest.into(), u128::from(joined).saturating_sub(1))?;
+    check::at_most(
+        node,
+        "role",
+        highest.into(),
+        u128::from(joined).saturating_sub(1),
+    )?;
     Ok(())
 }
 

@@ -642,6 +642,62 @@ impl Agent {
     }
 }
 
+/// A recorder was asked about something it does not record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordError {
+    /// The agent is not among `0..agents`, the agents the recorder was made
+    /// for.
+    NotRecorded {
+        /// The agent asked about.
+        agent: u64,
+        /// How many agents it records.
+        agents: usize,
+    },
+    /// No node of the recorded tree has this uid (uids run from 1 to
+    /// `nodes`; 0 names the agent itself in a note).
+    NoSuchNode {
+        /// The uid given.
+        uid: u16,
+        /// Nodes of the tree with its subtrees expanded.
+        nodes: usize,
+    },
+    /// Statuses to resume from are not one per uid.
+    Statuses {
+        /// How many were given.
+        found: usize,
+        /// One per uid, index 0 included.
+        expected: usize,
+    },
+}
+
+impl core::fmt::Display for RecordError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            RecordError::NotRecorded { agent, agents } => write!(
+                f,
+                "agent {agent} is not recorded: the recorder records agents 0..{agents}"
+            ),
+            RecordError::NoSuchNode { uid, nodes } => write!(
+                f,
+                "no node has uid {uid}: the recorded tree's uids are 1..={nodes} (0 is the agent)"
+            ),
+            RecordError::Statuses { found, expected } => write!(
+                f,
+                "{found} statuses given where the tree has {expected} (one per uid, as \
+                 `current_statuses` gives)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+impl From<RecordError> for io::Error {
+    fn from(error: RecordError) -> io::Error {
+        io::Error::new(io::ErrorKind::InvalidInput, error)
+    }
+}
+
 /// Records every node's status transitions for agents `0..agents`, each
 /// into a ring of fixed capacity. See the [module docs](self).
 ///
@@ -709,11 +765,24 @@ impl Recorder {
     /// Attaches a short value to `agent` (`uid` 0) or one of its nodes at
     /// the tick running (or, between ticks, the one just finished): its
     /// `Debug` text, cut to [`Note::CAPACITY`] bytes. Needs
-    /// [`with_notes`](Self::with_notes); allocates nothing.
-    pub fn note(&self, agent: u64, uid: u16, value: &dyn core::fmt::Debug) {
-        let mut a = self.agent(agent);
+    /// [`with_notes`](Self::with_notes) (without, nothing is kept);
+    /// allocates nothing. An agent not recorded or a uid of no node is an
+    /// error, and nothing is kept.
+    pub fn note(
+        &self,
+        agent: u64,
+        uid: u16,
+        value: &dyn core::fmt::Debug,
+    ) -> Result<(), RecordError> {
+        let mut a = self.agent(agent)?;
+        if usize::from(uid) > self.nodes() {
+            return Err(RecordError::NoSuchNode {
+                uid,
+                nodes: self.nodes(),
+            });
+        }
         if a.notes.items.capacity() == 0 {
-            return;
+            return Ok(());
         }
         let mut text = [0u8; Note::CAPACITY];
         let mut w = NoteWriter {
@@ -734,6 +803,7 @@ impl Recorder {
             len: len as u8,
             text,
         });
+        Ok(())
     }
 
     /// The uid of the first node labelled `label` (in pre-order, subtrees
@@ -745,18 +815,18 @@ impl Recorder {
     }
 
     /// Ticks `agent` finished while recorded.
-    pub fn ticks(&self, agent: u64) -> u32 {
-        self.agent(agent).ticks
+    pub fn ticks(&self, agent: u64) -> Result<u32, RecordError> {
+        Ok(self.agent(agent)?.ticks)
     }
 
     /// `agent`'s guard checks kept, oldest first.
-    pub fn guard_checks(&self, agent: u64) -> Vec<GuardCheck> {
-        self.agent(agent).guards.iter().copied().collect()
+    pub fn guard_checks(&self, agent: u64) -> Result<Vec<GuardCheck>, RecordError> {
+        Ok(self.agent(agent)?.guards.iter().copied().collect())
     }
 
     /// `agent`'s notes kept, oldest first.
-    pub fn notes(&self, agent: u64) -> Vec<Note> {
-        self.agent(agent).notes.iter().copied().collect()
+    pub fn notes(&self, agent: u64) -> Result<Vec<Note>, RecordError> {
+        Ok(self.agent(agent)?.notes.iter().copied().collect())
     }
 
     /// How many agents it records.
@@ -793,32 +863,32 @@ impl Recorder {
             .map(|s| s.info)
     }
 
-    fn agent(&self, agent: u64) -> std::sync::MutexGuard<'_, Agent> {
+    fn agent(&self, agent: u64) -> Result<std::sync::MutexGuard<'_, Agent>, RecordError> {
         let slot = usize::try_from(agent)
             .ok()
             .and_then(|a| self.agents.get(a))
-            .unwrap_or_else(|| panic!("agent {agent} is not recorded"));
-        slot.lock().unwrap_or_else(PoisonError::into_inner)
+            .ok_or(RecordError::NotRecorded {
+                agent,
+                agents: self.agents.len(),
+            })?;
+        Ok(slot.lock().unwrap_or_else(PoisonError::into_inner))
     }
 
     /// The transitions kept for `agent`, oldest first.
-    ///
-    /// # Panics
-    /// If `agent` is not below [`agents`](Self::agents).
-    pub fn transitions(&self, agent: u64) -> Vec<Transition> {
-        self.agent(agent).transitions().copied().collect()
+    pub fn transitions(&self, agent: u64) -> Result<Vec<Transition>, RecordError> {
+        Ok(self.agent(agent)?.transitions().copied().collect())
     }
 
     /// How many of `agent`'s transitions were dropped because its ring was
     /// full.
-    pub fn dropped(&self, agent: u64) -> u64 {
-        self.agent(agent).ring.dropped
+    pub fn dropped(&self, agent: u64) -> Result<u64, RecordError> {
+        Ok(self.agent(agent)?.ring.dropped)
     }
 
     /// Each node's current status for `agent`, indexed by uid (index 0 is
     /// unused and idle).
-    pub fn current_statuses(&self, agent: u64) -> Vec<NodeStatus> {
-        self.agent(agent).status.clone()
+    pub fn current_statuses(&self, agent: u64) -> Result<Vec<NodeStatus>, RecordError> {
+        Ok(self.agent(agent)?.status.clone())
     }
 
     /// Sets `agent`'s nodes to `statuses` (indexed by uid, as
@@ -826,27 +896,27 @@ impl Recorder {
     /// recording transitions: how the recording of an agent loaded from a
     /// save (see [`save`](crate::save)) carries on from the statuses the
     /// recording made before the save left it in, so that its next
-    /// transitions are the ones the first run recorded.
-    ///
-    /// # Panics
-    /// If `agent` is not below [`agents`](Self::agents), or `statuses` is
-    /// not one status per uid.
-    pub fn resume(&self, agent: u64, statuses: &[NodeStatus]) {
-        let mut a = self.agent(agent);
-        assert_eq!(
-            statuses.len(),
-            a.status.len(),
-            "one status per uid of the tree, as `current_statuses` gives"
-        );
+    /// transitions are the ones the first run recorded. Statuses that are
+    /// not one per uid are an error, and change nothing.
+    pub fn resume(&self, agent: u64, statuses: &[NodeStatus]) -> Result<(), RecordError> {
+        let mut a = self.agent(agent)?;
+        if statuses.len() != a.status.len() {
+            return Err(RecordError::Statuses {
+                found: statuses.len(),
+                expected: a.status.len(),
+            });
+        }
         a.status.copy_from_slice(statuses);
+        Ok(())
     }
 
     /// Forgets `agent`'s transitions (its nodes keep their statuses).
-    pub fn clear(&self, agent: u64) {
-        let mut a = self.agent(agent);
+    pub fn clear(&self, agent: u64) -> Result<(), RecordError> {
+        let mut a = self.agent(agent)?;
         a.ring.clear();
         a.guards.clear();
         a.notes.clear();
+        Ok(())
     }
 
     /// Writes `agent`'s recording as a BehaviorTree.CPP FileLogger2 file,
@@ -860,18 +930,28 @@ impl Recorder {
     /// - one 9-byte record per transition: microseconds since the start
     ///   (48 bits), the uid (`u16`) and the status (`u8`: 0 idle, 1
     ///   running, 2 success, 3 failure), all little-endian.
+    ///
+    /// Times never overflow: a time in microseconds is clamped to `i64`'s
+    /// range (a time that is not a number counts as 0), and an offset from
+    /// the start to `0..2⁴⁸` (about 8.9 years); a transition earlier than
+    /// the start is written at offset 0.
+    ///
+    /// An agent that is not recorded is an error of kind `InvalidInput`
+    /// wrapping a [`RecordError`], and nothing is written.
     pub fn write_btlog(&self, agent: u64, out: &mut impl Write) -> io::Result<()> {
-        let a = self.agent(agent);
+        let a = self.agent(agent)?;
         let xml = self.layout.instance_xml.as_bytes();
         out.write_all(b"BTCPP4-FileLogger2")?;
         out.write_all(&[1])?;
         out.write_all(&(xml.len() as u32).to_le_bytes())?;
         out.write_all(xml)?;
+        // `as` saturates, and a NaN becomes 0.
         let micros = |t: f64| (t * 1e6).round() as i64;
         let start = a.transitions().next().map_or(0, |t| micros(t.time));
         out.write_all(&start.to_le_bytes())?;
         for t in a.transitions() {
-            let offset = (micros(t.time) - start).clamp(0, (1 << 48) - 1) as u64;
+            let offset = i128::from(micros(t.time)) - i128::from(start);
+            let offset = offset.clamp(0, (1 << 48) - 1) as u64;
             let mut record = [0u8; 9];
             record[..6].copy_from_slice(&offset.to_le_bytes()[..6]);
             record[6..8].copy_from_slice(&t.uid.to_le_bytes());
@@ -892,12 +972,21 @@ impl Recorder {
     /// Each node gives its uid and its parent's (0 for the root), the tree
     /// it belongs to and its id there, its kind (the DSL keyword), label,
     /// source text (`detail`), decider guard, source position and depth in
-    /// the expanded tree. Ticks count from 0 per agent; times are seconds.
+    /// the expanded tree. Ticks count from 0 per agent; times are seconds,
+    /// and a time that is not a finite number (the tick context's `now` is
+    /// the caller's) is written as `null`, so every line is JSON.
+    ///
+    /// An agent that is not recorded is an error of kind `InvalidInput`
+    /// wrapping a [`RecordError`]; it is found before anything is written.
     pub fn write_jsonl(
         &self,
         agents: impl IntoIterator<Item = u64>,
         out: &mut impl Write,
     ) -> io::Result<()> {
+        let agents: Vec<u64> = agents.into_iter().collect();
+        for &agent in &agents {
+            drop(self.agent(agent)?);
+        }
         let mut line = String::new();
         line.push_str("{\"format\":\"arbortick-trace\",\"version\":1,\"tree\":");
         json_str(&mut line, self.layout.view.name);
@@ -906,13 +995,13 @@ impl Recorder {
         line.push_str("}\n");
         out.write_all(line.as_bytes())?;
         for agent in agents {
-            let a = self.agent(agent);
+            let a = self.agent(agent)?;
             for t in a.transitions() {
                 writeln!(
                     out,
                     "{{\"agent\":{agent},\"tick\":{},\"time\":{},\"uid\":{},\"status\":\"{}\"}}",
                     t.tick,
-                    t.time,
+                    JsonTime(t.time),
                     t.uid,
                     t.status.name()
                 )?;
@@ -969,6 +1058,9 @@ impl Recorder {
     /// Every script and style is inline: the file opens from disk, with no
     /// network. `#agent=3&tick=40` in its URL opens it at that agent and
     /// tick.
+    ///
+    /// An agent that is not recorded is an error of kind `InvalidInput`
+    /// wrapping a [`RecordError`], and nothing is written.
     pub fn write_html(
         &self,
         agents: impl IntoIterator<Item = u64>,
@@ -984,7 +1076,7 @@ impl Recorder {
         let mut total = 0u64;
         let mut log = Vec::new();
         for (i, agent) in agents.into_iter().enumerate() {
-            let a = self.agent(agent);
+            let a = self.agent(agent)?;
             if i > 0 {
                 data.push(',');
             }
@@ -1093,6 +1185,20 @@ fn json_str(out: &mut String, s: &str) {
         }
     }
     out.push('"');
+}
+
+/// A time in a JSON document: the number, or `null` when it is not finite
+/// (JSON has no `NaN` or infinities).
+struct JsonTime(f64);
+
+impl core::fmt::Display for JsonTime {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        if self.0.is_finite() {
+            write!(f, "{}", self.0)
+        } else {
+            f.write_str("null")
+        }
+    }
 }
 
 fn json_opt(out: &mut String, s: Option<&str>) {

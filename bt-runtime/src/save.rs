@@ -225,14 +225,21 @@ pub enum Problem {
 impl fmt::Display for InvalidState {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let node = self.node;
-        write!(f, "the saved state of tree `{}` at node {} (", node.tree, node.id)?;
+        write!(
+            f,
+            "the saved state of tree `{}` at node {} (",
+            node.tree, node.id
+        )?;
         if let Some(label) = node.label {
             write!(f, "'{label}: ")?;
         }
         write!(f, "{}, line {}) ", node.kind, node.line)?;
         match self.problem {
             Problem::OutOfRange { field, found, max } => {
-                write!(f, "has `{field}` = {found}, above the largest value {max} it allows")
+                write!(
+                    f,
+                    "has `{field}` = {found}, above the largest value {max} it allows"
+                )
             }
             Problem::Bits {
                 field,
@@ -406,7 +413,9 @@ mod with_serde {
     use crate::meta::{BehaviorTree, Embed};
     use core::fmt;
     use core::marker::PhantomData;
-    use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+    use serde::de::{
+        self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor,
+    };
     use serde::ser::{SerializeStruct, Serializer};
     use serde::{Deserialize, Serialize};
 
@@ -589,7 +598,7 @@ mod with_serde {
 
     /// A tree state made of its loaded parts, once every value in them is
     /// checked.
-    pub fn assemble_tree<T: crate::__private::Saved>(
+    pub fn assemble_tree<T: Embed>(
         active: T::Active,
         keep: T::Keep,
     ) -> Result<T, super::InvalidState> {
@@ -788,7 +797,10 @@ mod with_serde {
             }
             match self.0.iter().position(|f| *f == v) {
                 Some(i) => Ok(Key::Field(i)),
-                None => Err(E::unknown_field(v, &["layout", "active", "keep", "counters"])),
+                None => Err(E::unknown_field(
+                    v,
+                    &["layout", "active", "keep", "counters"],
+                )),
             }
         }
         fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Key, E> {
@@ -859,7 +871,8 @@ mod with_serde {
                         layout = true;
                         #[cfg(feature = "std")]
                         for (i, content) in early.drain(..) {
-                            let from = super::content::Deserializer::<A::Error>::new(content, self.0);
+                            let from =
+                                super::content::Deserializer::<A::Error>::new(content, self.0);
                             if !T::Parts::load(&mut partial, i, from)? {
                                 return Err(de::Error::duplicate_field(names[i + 1]));
                             }

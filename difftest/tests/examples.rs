@@ -108,7 +108,7 @@ fn a_creature_recording_reads_back_record_for_record() {
         let log = Btlog::read(&bytes).unwrap();
         assert_eq!(log.protocol, 1);
         assert_eq!(log.xml, creature::CreatureBrain::BTCPP_INSTANCE_XML);
-        let transitions = recorder.transitions(agent);
+        let transitions = recorder.transitions(agent).unwrap();
         assert!(transitions.len() > 200, "{}", transitions.len());
         let micros = |t: f64| (t * 1e6).round() as i64;
         assert_eq!(log.start, micros(transitions[0].time));

@@ -214,7 +214,10 @@ impl Scene for Squad {
             state.reset(me, &cx, &self.shared);
         }
         let s = &self.shared;
-        [&s.grenade, &s.taunt, &s.shoot].iter().all(|g| g.inside() == 0) && s.flank.members() == 0
+        [&s.grenade, &s.taunt, &s.shoot]
+            .iter()
+            .all(|g| g.inside() == 0)
+            && s.flank.members() == 0
     }
     fn shared_json(&self) -> Option<Value> {
         Some(serde_json::to_value(&*self.shared).unwrap())
@@ -379,7 +382,9 @@ fn any_extreme(rng: &mut Pcg32, strings: &[String]) -> Value {
             Value::Object(Default::default()),
         ][rng.next_u32() as usize % 4]
             .clone(),
-        _ => Value::Array(vec![numbers[rng.next_u32() as usize % numbers.len()].clone()]),
+        _ => Value::Array(vec![
+            numbers[rng.next_u32() as usize % numbers.len()].clone(),
+        ]),
     }
 }
 
@@ -387,46 +392,68 @@ fn any_extreme(rng: &mut Pcg32, strings: &[String]) -> Value {
 /// a time that is not one, another variant's name, nothing where something
 /// was. Type-preserving changes load more often, and so reach the checks.
 fn extreme(rng: &mut Pcg32, was: &Value, strings: &[String]) -> Value {
-    if rng.next_u32() % 5 == 0 {
+    if rng.next_u32().is_multiple_of(5) {
         return any_extreme(rng, strings);
     }
-    let pick = |rng: &mut Pcg32, options: Vec<Value>| options[rng.next_u32() as usize % options.len()].clone();
+    let pick = |rng: &mut Pcg32, options: Vec<Value>| {
+        options[rng.next_u32() as usize % options.len()].clone()
+    };
     match was {
         Value::Number(n) if n.is_u64() => {
             let n = n.as_u64().unwrap();
-            pick(rng, vec![
-                n.saturating_add(1).into(),
-                n.saturating_mul(2).saturating_add(1).into(),
-                n.saturating_sub(1).into(),
-                0.into(),
-                255.into(),
-                256.into(),
-                65_535.into(),
-                u32::MAX.into(),
-                (u64::from(u32::MAX) - 1).into(),
-                u64::MAX.into(),
-                (1u64 << 63).into(),
-            ])
+            pick(
+                rng,
+                vec![
+                    n.saturating_add(1).into(),
+                    n.saturating_mul(2).saturating_add(1).into(),
+                    n.saturating_sub(1).into(),
+                    0.into(),
+                    255.into(),
+                    256.into(),
+                    65_535.into(),
+                    u32::MAX.into(),
+                    (u64::from(u32::MAX) - 1).into(),
+                    u64::MAX.into(),
+                    (1u64 << 63).into(),
+                ],
+            )
         }
         Value::Number(n) => {
             let x = n.as_f64().unwrap_or(0.0);
-            pick(rng, vec![
-                "NaN".into(),
-                "inf".into(),
-                "-inf".into(),
-                1e300.into(),
-                (-1e300).into(),
-                (x + 1000.0).into(),
-                (x - 1000.0).into(),
-                0.into(),
-            ])
+            pick(
+                rng,
+                vec![
+                    "NaN".into(),
+                    "inf".into(),
+                    "-inf".into(),
+                    1e300.into(),
+                    (-1e300).into(),
+                    (x + 1000.0).into(),
+                    (x - 1000.0).into(),
+                    0.into(),
+                ],
+            )
         }
         Value::String(_) => match rng.next_u32() % 3 {
-            0 => pick(rng, vec!["NaN".into(), "inf".into(), "-inf".into(), "Idle".into()]),
-            _ if !strings.is_empty() => Value::String(strings[rng.next_u32() as usize % strings.len()].clone()),
+            0 => pick(
+                rng,
+                vec!["NaN".into(), "inf".into(), "-inf".into(), "Idle".into()],
+            ),
+            _ if !strings.is_empty() => {
+                Value::String(strings[rng.next_u32() as usize % strings.len()].clone())
+            }
             _ => Value::Null,
         },
-        Value::Null => pick(rng, vec![0.into(), 1.into(), 255.into(), Value::Array(vec![]), "Idle".into()]),
+        Value::Null => pick(
+            rng,
+            vec![
+                0.into(),
+                1.into(),
+                255.into(),
+                Value::Array(vec![]),
+                "Idle".into(),
+            ],
+        ),
         Value::Bool(b) => Value::Bool(!b),
         _ => any_extreme(rng, strings),
     }
@@ -442,7 +469,11 @@ fn pointers(v: &Value, at: String, out: &mut Vec<String>) {
         }
         Value::Object(map) => {
             for (k, item) in map {
-                pointers(item, format!("{at}/{}", k.replace('~', "~0").replace('/', "~1")), out);
+                pointers(
+                    item,
+                    format!("{at}/{}", k.replace('~', "~0").replace('/', "~1")),
+                    out,
+                );
             }
         }
         _ => {}
@@ -480,7 +511,7 @@ fn mutate_value(v: &mut Value, rng: &mut Pcg32) {
                     && !matches!(v.pointer(p), Some(Value::Array(_) | Value::Object(_)))
             })
             .collect();
-        let target = if !values.is_empty() && rng.next_u32() % 10 != 0 {
+        let target = if !values.is_empty() && !rng.next_u32().is_multiple_of(10) {
             values[rng.next_u32() as usize % values.len()].clone()
         } else {
             at[rng.next_u32() as usize % at.len()].clone()
@@ -571,16 +602,24 @@ fn write(v: &Value, order: u32, dup: bool, out: &mut String) {
 /// A mutated JSON text of `v`.
 fn mutate_json(v: &Value, rng: &mut Pcg32) -> String {
     let mut v = v.clone();
-    if rng.next_u32() % 8 != 0 {
+    if !rng.next_u32().is_multiple_of(8) {
         mutate_value(&mut v, rng);
     }
     let mut text = String::new();
-    write(&v, rng.next_u32() % 3, rng.next_u32() % 10 == 0, &mut text);
+    write(
+        &v,
+        rng.next_u32() % 3,
+        rng.next_u32().is_multiple_of(10),
+        &mut text,
+    );
     match rng.next_u32() % 10 {
         // Truncated.
         0 => {
             let cut = rng.next_u32() as usize % text.len().max(1);
-            let cut = (0..=cut).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+            let cut = (0..=cut)
+                .rev()
+                .find(|&i| text.is_char_boundary(i))
+                .unwrap_or(0);
             text.truncate(cut);
         }
         // A byte changed.
@@ -613,7 +652,7 @@ fn mutate_bytes(bytes: &[u8], rng: &mut Pcg32) -> Vec<u8> {
             5 => bytes.insert(i, rng.next_u32() as u8),
             _ => {
                 // Eight bytes of an extreme: a float's NaN, an integer's max.
-                let fill: [u8; 8] = if rng.next_u32() % 2 == 0 {
+                let fill: [u8; 8] = if rng.next_u32().is_multiple_of(2) {
                     f64::NAN.to_le_bytes()
                 } else {
                     [0xff; 8]
@@ -650,7 +689,9 @@ fn ticks<S: Scene>(mut scene: S, tally: &mut Tally, what: &str) {
     }));
     match outcome {
         Ok(true) => tally.ran += 1,
-        Ok(false) => tally.panics.push(format!("{what}: the shared object is not empty after reset")),
+        Ok(false) => tally.panics.push(format!(
+            "{what}: the shared object is not empty after reset"
+        )),
         Err(panic) => {
             let message = panic
                 .downcast_ref::<String>()
@@ -729,7 +770,10 @@ fn assert_clean(tally: &Tally) {
         &tally.panics[..tally.panics.len().min(5)]
     );
     // The fuzzer reaches all three ends.
-    assert!(tally.ran > 0 && tally.format > 0 && tally.typed > 0, "{tally:?}");
+    assert!(
+        tally.ran > 0 && tally.format > 0 && tally.typed > 0,
+        "{tally:?}"
+    );
 }
 
 #[test]
@@ -785,7 +829,10 @@ fn mutated_saves_of_every_stateful_kind_load_and_run_or_are_refused() {
             "Shared permits taken",
             "Shared members",
         ] {
-            assert!(tally.problems.contains_key(problem), "no {problem}: {tally:?}");
+            assert!(
+                tally.problems.contains_key(problem),
+                "no {problem}: {tally:?}"
+            );
         }
     }
 }

@@ -30,6 +30,7 @@ struct Saved {
 fn transitions_after(recorder: &Recorder, agent: u64, after: f64) -> Vec<(f64, u16, NodeStatus)> {
     recorder
         .transitions(agent)
+        .unwrap()
         .into_iter()
         .filter(|t| t.time > after)
         .map(|t| (t.time, t.uid, t.status))
@@ -57,7 +58,7 @@ fn the_creature_world_carries_on_exactly_from_every_save() {
                 json: serde_json::to_string(&world).unwrap(),
                 postcard: postcard::to_allocvec(&world).unwrap(),
                 statuses: (0..CREATURES)
-                    .map(|a| recorder.current_statuses(a))
+                    .map(|a| recorder.current_statuses(a).unwrap())
                     .collect(),
             });
         }
@@ -90,7 +91,9 @@ fn the_creature_world_carries_on_exactly_from_every_save() {
             });
             let recorder_again = Recorder::new::<CreatureBrain>(CREATURES as usize, 1 << 16);
             for a in 0..CREATURES {
-                recorder_again.resume(a, &save.statuses[a as usize]);
+                recorder_again
+                    .resume(a, &save.statuses[a as usize])
+                    .unwrap();
             }
             // Each tick reads what the first run's did, as its tape has it.
             let mut frames = tape.frames()[save.tick * CREATURES as usize..].iter();

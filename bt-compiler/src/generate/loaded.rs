@@ -54,8 +54,9 @@ impl Gen<'_> {
                 let Kind::Subtree { path, .. } = &node.kind else {
                     unreachable!("only subtrees embed a tree")
                 };
-                // Its nodes report with their own tree's node infos.
-                quote!(<#path as ::__bt::__private::Saved>::check_active(#place, #held)?;)
+                // Its nodes report with their own tree's node infos. (That
+                // it is saved at all is checked once, by `tree_serde`.)
+                quote!(<#path as ::__bt::__private::Embed>::check_active(#place, #held)?;)
             }
             Shape::Child => self.check_place(node.children[0], place),
             Shape::Wait => {
@@ -301,7 +302,7 @@ impl Gen<'_> {
                         let Kind::Subtree { path, .. } = &node.kind else {
                             unreachable!("only subtrees keep a subtree's part")
                         };
-                        quote!(<#path as ::__bt::__private::Saved>::check_keep(&#keep.#field)?;)
+                        quote!(<#path as ::__bt::__private::Embed>::check_keep(&#keep.#field)?;)
                     }
                     Keep::Answer => quote!(#keep.#field.check(#info)?;),
                 };
@@ -342,7 +343,9 @@ impl Gen<'_> {
                     counters.push(quote! {
                         ::__bt::__private::check_gate(&self.#field, #info, #capacity, #tally)?;
                     });
-                    arms.push(quote!(#id_lit => __tally[#i].add(::core::option::Option::None, __h),));
+                    arms.push(
+                        quote!(#id_lit => __tally[#i].add(::core::option::Option::None, __h),),
+                    );
                 }
                 Kind::Rendezvous { n, .. } => {
                     counters.push(quote! {
@@ -376,7 +379,7 @@ impl Gen<'_> {
                     let mut __tally = [::__bt::__private::Tally::default(); #k];
                     for __agent in agents {
                         let (__active, _) = <A as ::__bt::__private::Embed>::split(__agent);
-                        <A as ::__bt::__private::Saved>::check_active(__active, &mut |__node, __h| {
+                        <A as ::__bt::__private::Embed>::check_active(__active, &mut |__node, __h| {
                             if __node.tree != <#name as ::__bt::BehaviorTree>::NAME {
                                 return;
                             }

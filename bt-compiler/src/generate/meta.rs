@@ -48,6 +48,7 @@ impl Gen<'_> {
         let layout = self.layout_hash();
         let max_requests = self.max_requests_const();
         let embed_answer = self.embed_answer();
+        let embed_checks = self.embed_checks();
         let root = self.tree.node(0);
         let active_local = names::active();
         let (is_active, visit) = if root.has_state {
@@ -103,6 +104,8 @@ impl Gen<'_> {
                 }
 
                 #embed_answer
+
+                #embed_checks
 
                 #[inline]
                 #[allow(unused_variables)]

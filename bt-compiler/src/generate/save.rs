@@ -102,6 +102,33 @@ impl Gen<'_> {
         quote!(#[serde(with = #with)])
     }
 
+    /// `Embed`'s checks of a loaded state, with `#[bt(serde)]`.
+    pub(super) fn embed_checks(&self) -> TokenStream {
+        if self.tree.serde.is_none() {
+            return TokenStream::new();
+        }
+        let (active_ty, keep_ty) = (self.active_ident(), self.keep_ty());
+        let (active, keep, held) = (names::active(), names::keep_part(), names::held());
+        let (check_active, check_keep) = (self.check_active_body(), self.check_keep_body());
+        let result = quote!(::core::result::Result<(), ::__bt::save::InvalidState>);
+        quote! {
+            #[allow(unused_variables, clippy::all)]
+            fn check_active(
+                #active: &#active_ty,
+                #held: &mut dyn ::core::ops::FnMut(&'static ::__bt::NodeInfo, ::__bt::__private::Held),
+            ) -> #result {
+                #check_active
+                ::core::result::Result::Ok(())
+            }
+
+            #[allow(unused_variables, clippy::all)]
+            fn check_keep(#keep: &#keep_ty) -> #result {
+                #check_keep
+                ::core::result::Result::Ok(())
+            }
+        }
+    }
+
     /// The tree type's `Serialize` and `Deserialize`: layout first, checked
     /// on loading.
     pub(super) fn tree_serde(&self) -> TokenStream {
@@ -129,27 +156,11 @@ impl Gen<'_> {
             }
         });
         let (active_ty, keep_ty) = (self.active_ident(), self.keep_ty());
-        let (active, keep, held) = (names::active(), names::keep_part(), names::held());
-        let (check_active, check_keep) = (self.check_active_body(), self.check_keep_body());
-        let result = quote!(::core::result::Result<(), ::__bt::save::InvalidState>);
+        let (active, keep) = (names::active(), names::keep_part());
         quote! {
             #embedded
 
-            impl ::__bt::__private::Saved for #name {
-                #[allow(unused_variables, clippy::all)]
-                fn check_active(
-                    #active: &#active_ty,
-                    #held: &mut dyn ::core::ops::FnMut(&'static ::__bt::NodeInfo, ::__bt::__private::Held),
-                ) -> #result {
-                    #check_active
-                    ::core::result::Result::Ok(())
-                }
-                #[allow(unused_variables, clippy::all)]
-                fn check_keep(#keep: &#keep_ty) -> #result {
-                    #check_keep
-                    ::core::result::Result::Ok(())
-                }
-            }
+            impl ::__bt::__private::Saved for #name {}
 
             impl<'de> ::__bt::__private::Load<'de> for #name {
                 const NAME: &'static ::core::primitive::str = <Self as ::__bt::BehaviorTree>::NAME;

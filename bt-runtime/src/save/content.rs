@@ -280,7 +280,9 @@ impl<'de, E: de::Error> SeqAccess<'de> for Seq<E> {
         seed: T,
     ) -> Result<Option<T::Value>, E> {
         match self.items.next() {
-            Some(item) => seed.deserialize(Deserializer::new(item, self.human)).map(Some),
+            Some(item) => seed
+                .deserialize(Deserializer::new(item, self.human))
+                .map(Some),
             None => Ok(None),
         }
     }
@@ -302,7 +304,8 @@ impl<'de, E: de::Error> MapAccess<'de> for Map<E> {
         match self.entries.next() {
             Some((key, value)) => {
                 self.value = Some(value);
-                seed.deserialize(Deserializer::new(key, self.human)).map(Some)
+                seed.deserialize(Deserializer::new(key, self.human))
+                    .map(Some)
             }
             None => Ok(None),
         }
