@@ -312,3 +312,159 @@ fn json_lines_describe_the_tree_then_each_transition() {
     assert!(expected.len() > 100);
     assert_eq!(rest, expected);
 }
+
+bt::behavior_tree! {
+    /// Labels and literals an export must escape (`<`, `&`, quotes, `]]>`,
+    /// escapes), under times that are not numbers.
+    tree Odd(me: &mut Bot, cx: &Ctx<NoFlags, NoFlags, &Recorder>) {
+        'quote_and_angle: sequence {
+            cond "<&\"'>]]>\u{1}\t\\".len() > 2,
+            'r#loop: wait(1),
+            action { me.alarm = !me.alarm; Status::Success },
+        }
+    }
+}
+
+/// What the recorder's exports of `recorder`'s agents hold, read back by
+/// real parsers: JSON lines, the page's data, the `.btlog`'s records.
+fn exported(recorder: &Recorder) -> (Vec<serde_json::Value>, serde_json::Value, Vec<(u64, u16)>) {
+    let mut jsonl = Vec::new();
+    recorder.write_jsonl([0, 1], &mut jsonl).unwrap();
+    let lines = String::from_utf8(jsonl)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    let mut html = Vec::new();
+    recorder
+        .write_html([0, 1], "Odd <times> & \"titles\"", &mut html)
+        .unwrap();
+    let html = String::from_utf8(html).unwrap();
+    let data = html
+        .split("<script id=\"bt-data\" type=\"application/json\">")
+        .nth(1)
+        .and_then(|rest| rest.split("</script>").next())
+        .unwrap();
+    let data = serde_json::from_str(data).unwrap_or_else(|e| panic!("{e}: {data}"));
+    let mut btlog = Vec::new();
+    recorder.write_btlog(0, &mut btlog).unwrap();
+    let xml_len = u32::from_le_bytes(btlog[19..23].try_into().unwrap()) as usize;
+    let records = &btlog[23 + xml_len + 8..];
+    assert_eq!(records.len() % 9, 0);
+    let records = records
+        .chunks(9)
+        .map(|r| {
+            let mut offset = [0u8; 8];
+            offset[..6].copy_from_slice(&r[..6]);
+            (u64::from_le_bytes(offset), u16::from_le_bytes([r[6], r[7]]))
+        })
+        .collect();
+    (lines, data, records)
+}
+
+#[test]
+fn exports_are_valid_json_and_btlog_whatever_the_times_and_texts() {
+    let recorder = Recorder::new::<Odd>(2, 256).with_notes(8);
+    let mut agents = [
+        (Bot::default(), Odd::default()),
+        (Bot::default(), Odd::default()),
+    ];
+    let times = [
+        f64::NAN,
+        0.0,
+        f64::INFINITY,
+        1e300,
+        -1e300,
+        f64::NEG_INFINITY,
+        2.0,
+        4.0,
+    ];
+    for (a, (me, tree)) in agents.iter_mut().enumerate() {
+        for &now in &times {
+            tree.tick(me, &Ctx::new(now, 1.0).agent(a as u64).trace(&recorder));
+            recorder
+                .note(a as u64, 1, &"a note <&> \"quoted\"\u{1}")
+                .unwrap();
+        }
+    }
+    let (lines, data, records) = exported(&recorder);
+    // The head, then transitions whose times are numbers or null.
+    assert_eq!(lines[0]["tree"], "Odd");
+    let details: Vec<&str> = lines[0]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["detail"].as_str().unwrap())
+        .collect();
+    assert!(
+        details.iter().any(|d| d.contains("<&\\\"'>]]>")),
+        "{details:?}"
+    );
+    let times: Vec<&serde_json::Value> = lines[1..].iter().map(|l| &l["time"]).collect();
+    assert!(times.iter().any(|t| t.is_null()), "{times:?}");
+    assert!(
+        times
+            .iter()
+            .all(|t| t.is_null() || t.is_f64() || t.is_i64()),
+        "{times:?}"
+    );
+    // The page's data names the same nodes, with the notes.
+    assert_eq!(
+        data["nodes"].as_array().unwrap().len(),
+        lines[0]["nodes"].as_array().unwrap().len()
+    );
+    // A note is its value's `Debug` text.
+    let note = format!("{:?}", "a note <&> \"quoted\"\u{1}");
+    assert_eq!(data["agents"][1]["notes"][0][2], note.as_str());
+    // `.btlog` offsets stay within their 48 bits; every uid is a node.
+    assert!(!records.is_empty());
+    for (offset, uid) in records {
+        assert!(offset < 1 << 48 && (1..=4).contains(&uid), "{offset} {uid}");
+    }
+}
+
+#[test]
+fn agents_and_nodes_a_recorder_does_not_have_are_typed_errors() {
+    use bt::record::RecordError;
+    let recorder = Recorder::new::<Odd>(2, 16).with_notes(4);
+    let missing = RecordError::NotRecorded {
+        agent: 2,
+        agents: 2,
+    };
+    assert_eq!(recorder.ticks(2), Err(missing));
+    assert_eq!(recorder.transitions(2), Err(missing));
+    assert_eq!(recorder.note(2, 0, &1), Err(missing));
+    assert_eq!(
+        recorder.note(0, 5, &1),
+        Err(RecordError::NoSuchNode { uid: 5, nodes: 4 })
+    );
+    assert_eq!(recorder.note(0, 4, &1), Ok(()));
+    assert_eq!(
+        recorder.resume(0, &[NodeStatus::Idle]),
+        Err(RecordError::Statuses {
+            found: 1,
+            expected: 5
+        })
+    );
+    // The writers: `InvalidInput`, carrying the error, and nothing written.
+    let mut out = Vec::new();
+    for result in [
+        recorder.write_btlog(7, &mut out),
+        recorder.write_jsonl([0, 7], &mut out),
+        recorder.write_html([0, 7], "t", &mut out),
+    ] {
+        let error = result.unwrap_err();
+        assert_eq!(error.kind(), std::io::ErrorKind::InvalidInput);
+        let inner = error
+            .get_ref()
+            .and_then(|e| e.downcast_ref::<RecordError>());
+        assert_eq!(
+            inner,
+            Some(&RecordError::NotRecorded {
+                agent: 7,
+                agents: 2
+            })
+        );
+    }
+    assert!(out.is_empty());
+}

@@ -469,11 +469,12 @@ fn parse_unguarded(
     label: Option<Lifetime>,
     errors: &mut Errors,
 ) -> syn::Result<Node> {
+    // A raw identifier (`r#type`) is never a keyword: it names a leaf.
     let keyword = input.fork().parse::<Ident>().ok().filter(|ident| {
+        let word = ident.to_string();
         !input.peek2(Token![::])
-            && ident
-                .to_string()
-                .starts_with(|c: char| c.is_ascii_lowercase())
+            && word.starts_with(|c: char| c.is_ascii_lowercase())
+            && !word.starts_with("r#")
     });
     let Some(ident) = keyword else {
         return parse_path_node(input, label);

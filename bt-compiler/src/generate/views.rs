@@ -341,17 +341,21 @@ fn btcpp_id(node: &Node) -> String {
     }
 }
 
-/// `ai::MoveTo` -> `ai_MoveTo`: BT.CPP names may not hold `:`. A name that
-/// BT.CPP or this file already uses for something else (`Sleep`, `Cond`,
-/// `Root`) gets a `_` after it.
+/// `ai::MoveTo` -> `ai_MoveTo`: BT.CPP names may not hold `:`. A raw
+/// identifier loses its `r#`, and a character an XML name may not hold
+/// (some letters Rust identifiers allow) is written `_xHHHH_`, so that any
+/// path is an element name. A name that BT.CPP or this file already uses
+/// for something else (`Sleep`, `Cond`, `Root`) gets a `_` after it.
 fn flatten(path: &syn::Path) -> String {
+    use syn::ext::IdentExt;
     let name = path
         .segments
         .iter()
-        .map(|s| s.ident.to_string())
+        .map(|s| s.ident.unraw().to_string())
         .filter(|s| !matches!(s.as_str(), "crate" | "self" | "super"))
         .collect::<Vec<_>>()
         .join("_");
+    let name = xml_name(&name);
     let taken = name == "Root"
         || KINDS.iter().any(|k| match k.btcpp {
             Btcpp::Builtin(builtin) => builtin == name,
@@ -464,7 +468,11 @@ fn msec(
     }
 }
 
-/// Escapes an XML attribute value.
+/// Escapes an XML attribute value. Tabs and line breaks are written as
+/// character references (a parser would turn them into spaces otherwise);
+/// the characters XML 1.0 allows nowhere, not even as references (other
+/// control characters, U+FFFE, U+FFFF), are written as Rust escapes
+/// (`\u{1}`), as they would be in the source.
 fn xml(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -475,7 +483,49 @@ fn xml(text: &str) -> String {
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&apos;"),
             '\n' => out.push_str("&#10;"),
+            '\r' => out.push_str("&#13;"),
+            '\t' => out.push_str("&#9;"),
+            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => {
+                out.push_str(&format!("\\u{{{:x}}}", c as u32));
+            }
             c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Whether XML 1.0 allows `c` at the start of a name (`NameStartChar`,
+/// without `:`, which BT.CPP's names may not hold).
+fn xml_name_start(c: char) -> bool {
+    matches!(c,
+        'A'..='Z' | '_' | 'a'..='z'
+        | '\u{c0}'..='\u{d6}' | '\u{d8}'..='\u{f6}' | '\u{f8}'..='\u{2ff}'
+        | '\u{370}'..='\u{37d}' | '\u{37f}'..='\u{1fff}' | '\u{200c}'..='\u{200d}'
+        | '\u{2070}'..='\u{218f}' | '\u{2c00}'..='\u{2fef}' | '\u{3001}'..='\u{d7ff}'
+        | '\u{f900}'..='\u{fdcf}' | '\u{fdf0}'..='\u{fffd}' | '\u{10000}'..='\u{effff}')
+}
+
+/// Whether XML 1.0 allows `c` after the first character of a name
+/// (`NameChar`; `-` and `.` left out too, for BT.CPP).
+fn xml_name_char(c: char) -> bool {
+    xml_name_start(c)
+        || matches!(c, '0'..='9' | '\u{b7}' | '\u{300}'..='\u{36f}' | '\u{203f}'..='\u{2040}')
+}
+
+/// `name` with every character an XML name may not hold there written as
+/// `_xHHHH_` (its code point in hex).
+fn xml_name(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for (i, c) in name.chars().enumerate() {
+        let allowed = if i == 0 {
+            xml_name_start(c)
+        } else {
+            xml_name_char(c)
+        };
+        if allowed {
+            out.push(c);
+        } else {
+            out.push_str(&format!("_x{:04X}_", c as u32));
         }
     }
     out
@@ -519,6 +569,13 @@ mod tests {
         assert_eq!(name("ai::MoveTo"), "ai_MoveTo");
         assert_eq!(name("crate::ai::MoveTo"), "ai_MoveTo");
         assert_eq!(name("super::MoveTo"), "MoveTo");
+        // Raw identifiers lose their `r#`; letters XML names do not allow
+        // are spelled out.
+        assert_eq!(name("r#type"), "type");
+        assert_eq!(name("ai::r#loop::Walk"), "ai_loop_Walk");
+        assert_eq!(name("Ünïcödé"), "Ünïcödé");
+        assert_eq!(name("ªb"), "_x00AA_b");
+        assert_eq!(name("aª"), "a_x00AA_");
         // BT.CPP's built-ins, our own model IDs and the reserved `Root`.
         for taken in [
             "Sleep",
