@@ -1230,6 +1230,7 @@
 //! | an unknown keyword, or a BehaviorTree.CPP name | unknown node kind `fallback`; this DSL calls it `select` | `unknown_node_kind` |
 //! | a label with no node | label `'orphan` has no node after it | `label_without_node` |
 //! | a label used twice | duplicate label `'attack` in tree `T` | `duplicate_labels` |
+//! | `'static` or `'_` as a label | `'static` is a lifetime of Rust's own, not a label | `reserved_lifetime_as_label` |
 //! | arguments where none are taken | `sequence` takes no arguments | `arguments_on_sequence` |
 //! | an unknown argument | unknown `parallel` argument `succes` (did you mean `success`?) | `unknown_parallel_argument`, `after_with_a_misspelled_hook` |
 //! | a count that is zero, negative or not whole | a count must be at least 1, or `forever` | `zero_repeat_count`, `negative_repeat_count`, `non_integer_retry_count`, `gate_zero` |

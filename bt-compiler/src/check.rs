@@ -583,6 +583,16 @@ fn labels_are_unique(tree: &TreeDef, errors: &mut Errors) {
     for node in tree.roots.iter().flat_map(walk) {
         let Some(label) = &node.label else { continue };
         let name = label.ident.to_string();
+        if matches!(name.as_str(), "static" | "_") {
+            errors.push(syn::Error::new(
+                label.span(),
+                format!(
+                    "`'{name}` is a lifetime of Rust's own, not a label: name the node with a \
+                     label of its own, such as `'door`"
+                ),
+            ));
+            continue;
+        }
         if let Some(first) = seen.get(&name) {
             let mut error = syn::Error::new(
                 label.span(),

@@ -55,7 +55,7 @@ impl Gen<'_> {
         let then_branch = branch(then);
         quote! {
             #label: {
-                let #pick: bool = #decide: {
+                let #pick: ::core::primitive::bool = #decide: {
                     #resume
                     let #r: ::__bt::Status = #condition;
                     match #r {

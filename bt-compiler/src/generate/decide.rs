@@ -53,7 +53,7 @@ impl Gen<'_> {
             fields.push((Field::Value, quote!(#ty)));
         }
         if in_group && self.tree.activation_times {
-            fields.push((Field::Since, quote!(f64)));
+            fields.push((Field::Since, quote!(::core::primitive::f64)));
         }
         fields
     }
@@ -232,7 +232,7 @@ impl Gen<'_> {
                     #interrupt
                     #bookkeeping
                     #activated
-                    let #i: usize = #k_lit;
+                    let #i: ::core::primitive::usize = #k_lit;
                     let #r: ::__bt::Status = {
                         #bind
                         #eval
@@ -292,7 +292,7 @@ impl Gen<'_> {
                 });
                 quote! {
                     if #limit == #n {
-                        let #start = #keep.#field as usize;
+                        let #start = #keep.#field as ::core::primitive::usize;
                         for #j in 0..#n {
                             match (#start + #j) % #n {
                                 #(#arms)*
@@ -344,7 +344,7 @@ impl Gen<'_> {
                 let rng = rng.map(|e| quote_spanned!(e.span()=> #e));
                 let picked = match policy {
                     Policy::Random => quote! {
-                        ::__bt::__private::pick(#rng, #accepted as u128).unwrap_or(#n)
+                        ::__bt::__private::pick(#rng, #accepted as ::core::primitive::u128).unwrap_or(#n)
                     },
                     Policy::Shuffle => {
                         let field = names::keep_field(id, Keep::Used);
@@ -355,15 +355,15 @@ impl Gen<'_> {
                                 #keep.#field = 0;
                                 #fresh_round = #accepted;
                             }
-                            ::__bt::__private::pick(#rng, #fresh_round as u128).unwrap_or(#n)
+                            ::__bt::__private::pick(#rng, #fresh_round as ::core::primitive::u128).unwrap_or(#n)
                         }}
                     }
                     _ => quote!(#best),
                 };
                 let scored = (policy == Policy::Scored).then(|| {
                     quote! {
-                        let mut #best: usize = #n;
-                        let mut #best_score: f32 = 0.0;
+                        let mut #best: ::core::primitive::usize = #n;
+                        let mut #best_score: ::core::primitive::f32 = 0.0;
                     }
                 });
                 let arms = (0..n).map(|k| {
@@ -388,7 +388,7 @@ impl Gen<'_> {
                         let mut #accepted: #mask_ty = 0;
                         #scored
                         #(#checks)*
-                        let #pick: usize = #picked;
+                        let #pick: ::core::primitive::usize = #picked;
                         match #pick {
                             #(#arms)*
                             _ => {}
@@ -454,7 +454,7 @@ impl Gen<'_> {
             let ended_ok = end_trace(ok.clone());
             let ended_fail = end_trace(fail.clone());
             quote! {
-                let (#r, #i): (::__bt::Status, usize) = match #place {
+                let (#r, #i): (::__bt::Status, ::core::primitive::usize) = match #place {
                     #(#arms)*
                     #ty::Idle => {
                         #none_accepted
@@ -482,7 +482,7 @@ impl Gen<'_> {
             }
         };
 
-        let count = redecides.map(|_| quote!(let mut #redecide_count: u32 = 0;));
+        let count = redecides.map(|_| quote!(let mut #redecide_count: ::core::primitive::u32 = 0;));
         let fresh_decl = has_cx.then(|| quote!(let mut #fresh = false;));
         quote! {
             #label: {
@@ -490,7 +490,7 @@ impl Gen<'_> {
                 #count
                 #redo: loop {
                     #fresh_decl
-                    let #limit: usize = #limit_value;
+                    let #limit: ::core::primitive::usize = #limit_value;
                     #decide: {
                         #choose
                     }
@@ -536,7 +536,7 @@ impl Gen<'_> {
                 },
                 ClauseKind::Score(e) => {
                     has_score = true;
-                    let typed = quote_spanned!(e.span()=> let #score: f32 = #e;);
+                    let typed = quote_spanned!(e.span()=> let #score: ::core::primitive::f32 = #e;);
                     quote! {
                         #typed
                         if !(#score > 0.0) #reject
@@ -544,7 +544,8 @@ impl Gen<'_> {
                 }
                 ClauseKind::Every(d) => {
                     let field = names::keep_field(c, Keep::Every);
-                    let seconds = quote_spanned!(d.span()=> { let __d: f64 = #d; __d });
+                    let seconds =
+                        quote_spanned!(d.span()=> { let __d: ::core::primitive::f64 = #d; __d });
                     quote! {
                         if #now < #keep.#field #reject
                         #keep.#field = #now + #seconds;
@@ -571,7 +572,7 @@ impl Gen<'_> {
                 }
             });
         }
-        let default_score = (!has_score).then(|| quote!(let #score: f32 = 1.0;));
+        let default_score = (!has_score).then(|| quote!(let #score: ::core::primitive::f32 = 1.0;));
         let accepted = self.trace(
             5,
             group,

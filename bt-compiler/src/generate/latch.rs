@@ -222,7 +222,7 @@ impl Gen<'_> {
     /// `let __d: f64 = <duration>;`, typed on the user's expression.
     pub(super) fn seconds(&self, duration: &syn::Expr) -> TokenStream {
         let d = names::seconds();
-        quote_spanned!(duration.span()=> let #d: f64 = #duration;)
+        quote_spanned!(duration.span()=> let #d: ::core::primitive::f64 = #duration;)
     }
 
     /// `scope(enter = .., tick = .., exit = ..) { child }`: `enter` may

@@ -67,18 +67,18 @@ impl Gen<'_> {
         let a = syn::Lifetime::new("'__a", proc_macro2::Span::mixed_site());
         quote! {
             impl ::__bt::BehaviorTree for #name {
-                const NAME: &'static str = #name_str;
+                const NAME: &'static ::core::primitive::str = #name_str;
                 const NODES: &'static [::__bt::NodeInfo] = &[#(#nodes),*];
                 #views
-                const LAYOUT_HASH: u64 = #layout;
+                const LAYOUT_HASH: ::core::primitive::u64 = #layout;
                 #max_requests
 
                 #[inline]
-                fn is_active(&self) -> bool {
+                fn is_active(&self) -> ::core::primitive::bool {
                     <Self as ::__bt::__private::Embed>::is_active(&self.active)
                 }
 
-                fn visit_active<F: ::core::ops::FnMut(::__bt::ActiveNode)>(&self, depth: usize, visit: &mut F) {
+                fn visit_active<F: ::core::ops::FnMut(::__bt::ActiveNode)>(&self, depth: ::core::primitive::usize, visit: &mut F) {
                     <Self as ::__bt::__private::Embed>::visit_active(&self.active, depth, visit)
                 }
             }
@@ -109,12 +109,12 @@ impl Gen<'_> {
 
                 #[inline]
                 #[allow(unused_variables)]
-                fn is_active(#active_local: &#active_ty) -> bool {
+                fn is_active(#active_local: &#active_ty) -> ::core::primitive::bool {
                     #is_active
                 }
 
                 #[allow(unused_variables, clippy::all)]
-                fn visit_active<F: ::core::ops::FnMut(::__bt::ActiveNode)>(#active_local: &#active_ty, #depth: usize, #visitor: &mut F) {
+                fn visit_active<F: ::core::ops::FnMut(::__bt::ActiveNode)>(#active_local: &#active_ty, #depth: ::core::primitive::usize, #visitor: &mut F) {
                     #visit
                 }
             }
@@ -209,9 +209,9 @@ impl Gen<'_> {
             #[allow(unused_variables, clippy::all)]
             fn __visit_active<F: ::core::ops::FnMut(::__bt::ActiveNode)>(
                 &self,
-                #depth: usize,
+                #depth: ::core::primitive::usize,
                 #visitor: &mut F,
-                #since: ::core::option::Option<f64>,
+                #since: ::core::option::Option<::core::primitive::f64>,
             ) {
                 #body
             }

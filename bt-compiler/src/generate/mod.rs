@@ -367,14 +367,14 @@ fn skeleton_tree(tree: &TreeDef) -> TokenStream {
             fn split(&self) -> (&#active_ty, &()) {
                 ::core::unimplemented!("tree has errors")
             }
-            fn is_active(_: &#active_ty) -> bool {
+            fn is_active(_: &#active_ty) -> ::core::primitive::bool {
                 false
             }
-            fn visit_active<F: ::core::ops::FnMut(::__bt::ActiveNode)>(_: &#active_ty, _: usize, _: &mut F) {}
+            fn visit_active<F: ::core::ops::FnMut(::__bt::ActiveNode)>(_: &#active_ty, _: ::core::primitive::usize, _: &mut F) {}
         }
 
         impl ::__bt::BehaviorTree for #name {
-            const NAME: &'static str = #name_str;
+            const NAME: &'static ::core::primitive::str = #name_str;
             const NODES: &'static [::__bt::NodeInfo] = &[];
             const VIEW: &'static ::__bt::view::TreeView<'static> = &::__bt::view::TreeView {
                 name: #name_str,
@@ -384,15 +384,15 @@ fn skeleton_tree(tree: &TreeDef) -> TokenStream {
                 subtrees: &[],
                 size: 0,
             };
-            const BTCPP_XML: &'static str = "";
-            const BTCPP_INSTANCE_XML: &'static str = "";
-            const MERMAID: &'static str = "";
-            const DOT: &'static str = "";
-            const LAYOUT_HASH: u64 = 0;
-            fn is_active(&self) -> bool {
+            const BTCPP_XML: &'static ::core::primitive::str = "";
+            const BTCPP_INSTANCE_XML: &'static ::core::primitive::str = "";
+            const MERMAID: &'static ::core::primitive::str = "";
+            const DOT: &'static ::core::primitive::str = "";
+            const LAYOUT_HASH: ::core::primitive::u64 = 0;
+            fn is_active(&self) -> ::core::primitive::bool {
                 false
             }
-            fn visit_active<F: ::core::ops::FnMut(::__bt::ActiveNode)>(&self, _: usize, _: &mut F) {}
+            fn visit_active<F: ::core::ops::FnMut(::__bt::ActiveNode)>(&self, _: ::core::primitive::usize, _: &mut F) {}
         }
     }
 }
@@ -441,9 +441,9 @@ impl Gen<'_> {
             (Shape::Subtree, Kind::Subtree { path, .. }) => {
                 quote!(<#path as ::__bt::__private::Embed>::Active)
             }
-            (Shape::Wait, _) => quote!(::core::option::Option<f64>),
+            (Shape::Wait, _) => quote!(::core::option::Option<::core::primitive::f64>),
             (Shape::Ticket, _) => quote!(::core::option::Option<::core::primitive::u32>),
-            (Shape::Arrived, _) => quote!(bool),
+            (Shape::Arrived, _) => quote!(::core::primitive::bool),
             (Shape::Child, _) => self.ty(node.children[0]),
             (Shape::LeafOf(leaf), _) => self.ty(*leaf),
             _ => {
@@ -652,8 +652,8 @@ impl Gen<'_> {
             for &slot in &node.keep {
                 let (ty, init, doc) = match slot {
                     Keep::Ready => (
-                        quote!(f64),
-                        quote!(f64::NEG_INFINITY),
+                        quote!(::core::primitive::f64),
+                        quote!(::core::primitive::f64::NEG_INFINITY),
                         format!(" Time from which{what} may run again."),
                     ),
                     Keep::Once => (
@@ -682,13 +682,13 @@ impl Gen<'_> {
                         )
                     }
                     Keep::Period => (
-                        quote!(f64),
-                        quote!(f64::NEG_INFINITY),
+                        quote!(::core::primitive::f64),
+                        quote!(::core::primitive::f64::NEG_INFINITY),
                         format!(" Time from which{what} may start its child again."),
                     ),
                     Keep::Every => (
-                        quote!(f64),
-                        quote!(f64::NEG_INFINITY),
+                        quote!(::core::primitive::f64),
+                        quote!(::core::primitive::f64::NEG_INFINITY),
                         format!(" Time from which the guard of{what} may be checked again."),
                     ),
                     Keep::Answer => (
@@ -719,7 +719,8 @@ impl Gen<'_> {
         let time = self.saved_time();
         let decls = fields.iter().map(|(name, ty, _, doc)| {
             // The times, from which things may run again.
-            let saved = (ty.to_string() == "f64").then_some(&time);
+            let saved =
+                (ty.to_string() == quote!(::core::primitive::f64).to_string()).then_some(&time);
             quote!(#[doc = #doc] #saved #name: #ty,)
         });
         let inits = fields

@@ -112,7 +112,7 @@ impl Gen<'_> {
             let (now, nodes) = (names::now(), names::nodes());
             let (level, statuses) = (names::trace_level(), names::trace_statuses());
             decls.extend(
-                quote!(#now: f64, #nodes: &'static [::__bt::NodeInfo], #level: u8, #statuses: bool,),
+                quote!(#now: ::core::primitive::f64, #nodes: &'static [::__bt::NodeInfo], #level: ::core::primitive::u8, #statuses: ::core::primitive::bool,),
             );
             args.extend(quote!(#now, #nodes, #level, #statuses,));
         }
@@ -170,7 +170,7 @@ impl Gen<'_> {
         let (state, state_arg) = self.state_param(id);
         let (resume, resume_arg) = if resume {
             let at = names::resume_at();
-            (quote!(#at: usize,), quote!(#at,))
+            (quote!(#at: ::core::primitive::usize,), quote!(#at,))
         } else {
             (TokenStream::new(), TokenStream::new())
         };

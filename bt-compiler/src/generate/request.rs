@@ -49,7 +49,7 @@ impl Gen<'_> {
     pub(super) fn max_requests_const(&self) -> Option<TokenStream> {
         self.may_request().then(|| {
             let max = self.max_requests(0).tokens();
-            quote!(const MAX_REQUESTS_PER_TICK: usize = #max;)
+            quote!(const MAX_REQUESTS_PER_TICK: ::core::primitive::usize = #max;)
         })
     }
 

@@ -126,7 +126,7 @@ impl Gen<'_> {
                         ::core::option::Option::Some((#generation, #assigned)) => {
                             #member.phase = ::__bt::__private::Phase::Waiting;
                             #member.generation = #generation;
-                            #member.role = #assigned as u8;
+                            #member.role = #assigned as ::core::primitive::u8;
                             #member.syncs = 0;
                         }
                         ::core::option::Option::None => break #label #fail,
@@ -144,7 +144,7 @@ impl Gen<'_> {
                         }
                     }
                 }
-                let #role: usize = #member.role as usize;
+                let #role: ::core::primitive::usize = #member.role as ::core::primitive::usize;
                 #child
                 if #r.is_done() {
                     let #member = &mut #place.member;
@@ -269,7 +269,7 @@ impl Gen<'_> {
         });
         quote! {
             if #active.monitors != 0 {
-                let mut #fired: ::core::option::Option<usize> = ::core::option::Option::None;
+                let mut #fired: ::core::option::Option<::core::primitive::usize> = ::core::option::Option::None;
                 #(#checks)*
                 if let ::core::option::Option::Some(node) = #fired {
                     let _ = node;

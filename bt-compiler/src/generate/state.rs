@@ -155,7 +155,7 @@ impl Gen<'_> {
                 /// Position of the active child among the group's children;
                 /// the number of children when none is active.
                 #[inline]
-                fn index(&self) -> usize {
+                fn index(&self) -> ::core::primitive::usize {
                     match self {
                         #(#arms)*
                         Self::Idle => #n,
@@ -184,7 +184,7 @@ impl Gen<'_> {
                 /// Whether a node below runs (or this one holds something).
                 #[inline]
                 #[allow(dead_code, clippy::all)]
-                fn is_active(&self) -> bool {
+                fn is_active(&self) -> ::core::primitive::bool {
                     #is_active
                 }
 
@@ -353,7 +353,7 @@ impl Gen<'_> {
             match field {
                 Field::Latch(how) => {
                     decls.push(quote!(/// Entered and not yet left.
-                        active: bool,));
+                        active: ::core::primitive::bool,));
                     entered = Some(quote!(self.active));
                     resets.push(quote!(self.active = false;));
                     release = self.release(id, *how);
@@ -361,16 +361,16 @@ impl Gen<'_> {
                 Field::Since => {
                     let saved = self.saved_time();
                     decls.push(quote!(/// When it was entered.
-                        #saved t: f64,));
+                        #saved t: ::core::primitive::f64,));
                 }
                 Field::Passed => {
                     decls.push(quote!(/// The delay is over; the child runs.
-                        passed: bool,));
+                        passed: ::core::primitive::bool,));
                     resets.push(quote!(self.passed = false;));
                 }
                 Field::Running => {
                     decls.push(quote!(/// The child returned Running on its last tick.
-                        running: bool,));
+                        running: ::core::primitive::bool,));
                     resets.push(quote!(self.running = false;));
                 }
                 Field::Count(n) => {

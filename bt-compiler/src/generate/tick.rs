@@ -146,10 +146,10 @@ impl Gen<'_> {
             // The trace hook is asked once per tick; trace points test
             // these locals (constants with `NoTrace`).
             quote! {
-                let #now: f64 = ::__bt::Context::now(&#cx);
+                let #now: ::core::primitive::f64 = ::__bt::Context::now(&#cx);
                 let #nodes: &'static [::__bt::NodeInfo] = <#tree_name as ::__bt::BehaviorTree>::NODES;
-                let #level: u8 = ::__bt::__private::trace_level(&#cx);
-                let #statuses: bool = ::__bt::__private::trace_statuses(&#cx);
+                let #level: ::core::primitive::u8 = ::__bt::__private::trace_level(&#cx);
+                let #statuses: ::core::primitive::bool = ::__bt::__private::trace_statuses(&#cx);
             }
         });
         let (error, slot) = (names::error(), names::error_slot());
@@ -633,7 +633,7 @@ impl Gen<'_> {
                         // rather than through a pointer to either place.
                         let entered = names::entered();
                         quote! {
-                            let (mut #temp, #entered): (#child_ty, bool) = match #place {
+                            let (mut #temp, #entered): (#child_ty, ::core::primitive::bool) = match #place {
                                 #ty::#variant(#x) => (::core::mem::take(#x), false),
                                 _ => (::core::default::Default::default(), true),
                             };
@@ -782,7 +782,7 @@ impl Gen<'_> {
             quote! {
                 /// Position of the running child among the node's children.
                 #[inline(never)]
-                fn __position(&self) -> usize {
+                fn __position(&self) -> ::core::primitive::usize {
                     match self {
                         #(#arms)*
                         _ => 0,
@@ -829,7 +829,7 @@ impl Gen<'_> {
         // test through each of its arms).
         let resume = names::resume_at();
         let position = if node.keep.contains(&Keep::Next) {
-            quote!(#memory as usize)
+            quote!(#memory as ::core::primitive::usize)
         } else {
             quote!(#place.__position())
         };
@@ -850,7 +850,7 @@ impl Gen<'_> {
             quote!(if #resume < #end { #call })
         });
         quote! {
-            let #resume: usize = #position;
+            let #resume: ::core::primitive::usize = #position;
             #(#chunks)*
         }
     }
@@ -1117,7 +1117,7 @@ impl Gen<'_> {
         let (again_status, stop_status, running) = (status(again), status(stop), status("Running"));
         let child = self.child_in_field(id);
         quote! {{
-            let mut #fresh: bool = !#place.running;
+            let mut #fresh: ::core::primitive::bool = !#place.running;
             #place.active = true;
             #label: loop {
                 #child

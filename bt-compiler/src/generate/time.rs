@@ -15,7 +15,7 @@ impl Gen<'_> {
         let seconds = self.seconds(duration);
         let (ok, running) = (status("Success"), status("Running"));
         quote! {{
-            let #start: f64 = *#place.get_or_insert(#now);
+            let #start: ::core::primitive::f64 = *#place.get_or_insert(#now);
             #seconds
             if #now - #start >= #d {
                 *#place = ::core::option::Option::None;

@@ -71,8 +71,8 @@ impl Gen<'_> {
             // Joined with the embedded trees' views in const evaluation.
             let document = |form: TokenStream| {
                 quote! {{
-                    const LEN: usize = <#name as ::__bt::BehaviorTree>::VIEW.xml_len(::__bt::view::Form::#form);
-                    const BYTES: [u8; LEN] = <#name as ::__bt::BehaviorTree>::VIEW.xml::<LEN>(::__bt::view::Form::#form);
+                    const LEN: ::core::primitive::usize = <#name as ::__bt::BehaviorTree>::VIEW.xml_len(::__bt::view::Form::#form);
+                    const BYTES: [::core::primitive::u8; LEN] = <#name as ::__bt::BehaviorTree>::VIEW.xml::<LEN>(::__bt::view::Form::#form);
                     ::__bt::view::text(&BYTES)
                 }}
             };
@@ -87,10 +87,10 @@ impl Gen<'_> {
                 subtrees: &[#(#embedded),*],
                 size: #own #(#sizes)*,
             };
-            const BTCPP_XML: &'static str = #definition;
-            const BTCPP_INSTANCE_XML: &'static str = #instance;
-            const MERMAID: &'static str = #mermaid;
-            const DOT: &'static str = #dot;
+            const BTCPP_XML: &'static ::core::primitive::str = #definition;
+            const BTCPP_INSTANCE_XML: &'static ::core::primitive::str = #instance;
+            const MERMAID: &'static ::core::primitive::str = #mermaid;
+            const DOT: &'static ::core::primitive::str = #dot;
         }
     }
 
