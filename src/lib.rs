@@ -414,8 +414,12 @@
 //! and finished in the same tick (so does its `SequenceWithMemory` after
 //! such a child): its `tickOnce` then ticks the whole tree again at once,
 //! from the root, and `tickExactlyOnce` returns. So under `tickOnce` the
-//! leaf calls are ours, except that reactive ancestors re-check their
-//! conditions between runs; under `tickExactlyOnce` one tick is one run.
+//! leaf calls are ours, except that between runs reactive ancestors
+//! re-check their conditions and a non-reactive `Parallel` ticks its other
+//! children (so the root's status can differ: the parallel may finish in
+//! the tick ours goes on in); and a wake-up signal emitted in one tick but
+//! not consumed can make BT.CPP's next `tickOnce` tick the root twice.
+//! Under `tickExactlyOnce` one tick is one run.
 //! With `forever` we do what `tickExactlyOnce` does: a run that started in
 //! this tick and goes on ends the tick with `Running` (a run resumed from an
 //! earlier tick that goes on starts the next run at once). So a tick starts
@@ -961,11 +965,11 @@
 //! | `Sequence`, `ReactiveSequence` | `sequence`, `reactive_sequence` | |
 //! | `SequenceWithMemory` | `sequence_with_memory` | BT.CPP yields after a child that started and finished in one tick (see [Decorators](#decorators)); here the next child runs in the same tick |
 //! | `Fallback`, `ReactiveFallback` | `select`, `reactive_select` | |
-//! | `IfThenElse`, `WhileDoElse` | `if_then_else`, `while_do_else` | a `while_do_else` condition that returns `Running` halts a running branch (BT.CPP leaves it running, unticked); a condition that is a stateful leaf starts again on each tick after it finished (BT.CPP returns its old status without calling it until the node finishes) |
+//! | `IfThenElse`, `WhileDoElse` | `if_then_else`, `while_do_else` | a `while_do_else` condition that returns `Running` halts a running branch (BT.CPP leaves it running, unticked); a condition that is a stateful leaf starts again on each tick after it finished (BT.CPP returns its old status without calling it until the node finishes); a two-child `if_then_else` whose stateful condition failed runs that condition again when next entered (BT.CPP's `IfThenElse` fails without resetting it, so the condition keeps its `FAILURE` and the node fails on every later entry without calling anything) |
 //! | `Parallel`, `ParallelAll` | `parallel`, `parallel_all` | |
 //! | `Inverter`, `ForceSuccess`, `ForceFailure` | `invert`, `force_success`, `force_failure` | |
 //! | `KeepRunningUntilFailure` | `keep_running_until_failure` | |
-//! | `Repeat`, `RetryUntilSuccessful` (`-1`: no bound) | `repeat(n)`, `retry(n)`, `repeat(forever)`, `retry(forever)` | how runs are split across ticks (see [Decorators](#decorators)) |
+//! | `Repeat`, `RetryUntilSuccessful` (`-1`: no bound) | `repeat(n)`, `retry(n)`, `repeat(forever)`, `retry(forever)` | how runs are split across ticks (see [Decorators](#decorators)): BT.CPP yields between runs, so reactive ancestors check their conditions and a plain `Parallel` ticks its other children between them (its tick can then finish earlier than ours) |
 //! | `Timeout`, `Delay` | `timeout(s)`, `delay(s)` | seconds of the context's time, not milliseconds of a clock |
 //! | `RunOnce` | `run_once`, `run_once(then_skip = true)` | the default is `then_skip = false` |
 //! | `AlwaysSuccess`, `AlwaysFailure` | `success`, `failure` | |

@@ -35,6 +35,7 @@ pub fn expand(tokens: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
         )
         .to_compile_error();
     }
+    let tokens = see_through_fragments(tokens);
     let mut errors = errors::Errors::default();
     let input = parse::parse(tokens, &mut errors);
     check::check(&input, &mut errors);
@@ -65,6 +66,48 @@ pub fn expand(tokens: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
                 .to_compile_error();
                 let skeleton = generate::skeleton(tree);
                 quote::quote!(#error #skeleton)
+            }
+        })
+        .collect()
+}
+
+/// A tree written by `macro_rules!` receives its `$x:literal` and
+/// `$x:path` fragments (and `expr`, `ty`, ...) wrapped in invisible groups
+/// (`Delimiter::None`). Where the DSL reads a count, a leaf path or a
+/// keyword, it looks inside them: a group holding one literal (or a negated
+/// one), or only identifiers and path punctuation, is replaced by what it
+/// holds. Other groups (expressions) stay whole, as Rust parses them, so an
+/// operator substituted in keeps its precedence.
+fn see_through_fragments(tokens: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
+    use proc_macro2::{Delimiter, Group, TokenTree};
+    fn atomic(stream: &proc_macro2::TokenStream) -> bool {
+        let tokens: Vec<TokenTree> = stream.clone().into_iter().collect();
+        match tokens.as_slice() {
+            [TokenTree::Literal(_)] => true,
+            [TokenTree::Punct(p), TokenTree::Literal(_)] => p.as_char() == '-',
+            _ => {
+                !tokens.is_empty()
+                    && tokens.iter().all(|t| match t {
+                        TokenTree::Ident(_) => true,
+                        TokenTree::Punct(p) => matches!(p.as_char(), ':' | '<' | '>' | ','),
+                        _ => false,
+                    })
+            }
+        }
+    }
+    tokens
+        .into_iter()
+        .flat_map(|token| -> Vec<TokenTree> {
+            match token {
+                TokenTree::Group(group) if group.delimiter() == Delimiter::None && atomic(&group.stream()) => {
+                    see_through_fragments(group.stream()).into_iter().collect()
+                }
+                TokenTree::Group(group) => {
+                    let mut inner = Group::new(group.delimiter(), see_through_fragments(group.stream()));
+                    inner.set_span(group.span());
+                    vec![TokenTree::Group(inner)]
+                }
+                other => vec![other],
             }
         })
         .collect()

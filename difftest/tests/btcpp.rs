@@ -247,6 +247,12 @@ mod differences {
         tree StatefulCondition(w: &mut Bw, cx: &Ctx<NoFlags, NoFlags, &Recorder>) {
             while_do_else { 'a1: A { id: 1 }, 'a2: A { id: 2 }, 'a3: A { id: 3 } }
         }
+        tree IfWithoutElse(w: &mut Bw, cx: &Ctx<NoFlags, NoFlags, &Recorder>) {
+            if_then_else { 'a1: A { id: 1 }, 'a2: A { id: 2 } }
+        }
+        tree RepeatInParallel(w: &mut Bw, cx: &Ctx<NoFlags, NoFlags, &Recorder>) {
+            parallel(success = 2, failure = 1) { repeat(2) { 'c1: cond w.c(1) }, 'a2: A { id: 2 } }
+        }
     }
 
     /// Runs one tree both ways with fixed scripts; returns (ours, BT.CPP's).
@@ -400,6 +406,77 @@ mod differences {
                 vec!["tick a2"]
             ]
         );
+    }
+
+    fn failing_condition() -> Vec<(usize, &'static str, Vec<u8>)> {
+        vec![(1, "a", vec![2]), (2, "a", vec![1])]
+    }
+
+    /// A two-child `if_then_else` whose stateful condition failed runs the
+    /// condition again when it is next entered; BT.CPP's `IfThenElse`
+    /// returns the failure without resetting the condition, which then
+    /// keeps its `FAILURE`: the node fails on every later tick, calling
+    /// nothing.
+    #[test]
+    fn if_then_else_without_else_runs_a_failed_condition_again() {
+        if skipped() {
+            return;
+        }
+        let (ours, theirs) = both(
+            case!(IfWithoutElse, failing_condition()),
+            &failing_condition(),
+            4,
+        );
+        assert_eq!(
+            calls(&ours),
+            [
+                vec!["start a1"],
+                vec!["tick a1"],
+                vec!["start a1"],
+                vec!["tick a1"]
+            ]
+        );
+        assert_eq!(
+            statuses(&ours),
+            ["RUNNING", "FAILURE", "RUNNING", "FAILURE"]
+        );
+        assert_eq!(
+            calls(&theirs),
+            [vec!["start a1"], vec!["tick a1"], vec![], vec![]]
+        );
+        assert_eq!(
+            statuses(&theirs),
+            ["RUNNING", "FAILURE", "FAILURE", "FAILURE"]
+        );
+    }
+
+    fn repeat_and_action() -> Vec<(usize, &'static str, Vec<u8>)> {
+        vec![(1, "c", vec![1]), (2, "a", vec![1])]
+    }
+
+    /// BT.CPP's `Repeat` yields between runs inside a plain `Parallel` too:
+    /// the parallel ticks its other children before `tickOnce` ticks the
+    /// root again, so a sibling runs between the runs and the parallel can
+    /// finish a tick earlier. `repeat` runs again at once.
+    #[test]
+    fn repeat_in_a_parallel_runs_again_before_its_siblings() {
+        if skipped() {
+            return;
+        }
+        let (ours, theirs) = both(
+            case!(RepeatInParallel, repeat_and_action()),
+            &repeat_and_action(),
+            2,
+        );
+        assert_eq!(
+            calls(&ours),
+            [vec!["c1", "c1", "start a2"], vec!["tick a2"]]
+        );
+        assert_eq!(statuses(&ours), ["RUNNING", "SUCCESS"]);
+        // Each tick of BT.CPP's starts over and finishes at once.
+        let tick = vec!["c1", "start a2", "c1", "tick a2"];
+        assert_eq!(calls(&theirs), [tick.clone(), tick]);
+        assert_eq!(statuses(&theirs), ["SUCCESS", "SUCCESS"]);
     }
 }
 

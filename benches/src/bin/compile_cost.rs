@@ -1,6 +1,8 @@
 //! `cargo run -p bt-bench --bin compile_cost`: what a tree costs to
 //! compile, by size (1,000, 2,000 and 5,000 nodes) and shape (balanced,
-//! deep, wide). For each tree it measures the macro's expansion (in this
+//! deep, wide), and for very wide nodes (10,000 to 40,000 children of one
+//! `select`: the macro, `cargo check` and rustc's expansion phase, no
+//! release build). For each tree it measures the macro's expansion (in this
 //! unoptimized process, as rustc runs a proc macro by default), then, in a
 //! scratch crate holding only that tree, `cargo check` and a release
 //! rebuild after touching the file, with rustc's peak memory and its time
@@ -16,6 +18,8 @@ use std::time::Instant;
 
 const SIZES: [usize; 3] = [1_000, 2_000, 5_000];
 const SHAPES: [&str; 3] = ["balanced", "deep", "wide"];
+/// Children of one node, beyond `SIZES`: checked, not built for release.
+const WIDE: [usize; 4] = [5_000, 10_000, 20_000, 40_000];
 
 /// A leaf, by position: a mix of conditions, actions and stateful leaves.
 fn leaf(i: usize) -> String {
@@ -143,6 +147,8 @@ fn pass_secs(text: &str, names: &[&str]) -> f64 {
 }
 
 struct Row {
+    /// Measured for the very wide nodes' table: checked, not released.
+    very_wide: bool,
     shape: &'static str,
     nodes: usize,
     expand: f64,
@@ -160,8 +166,12 @@ fn main() {
         .canonicalize()
         .unwrap();
     let mut rows = Vec::new();
-    for shape in SHAPES {
-        for n in SIZES {
+    let cases = SHAPES
+        .iter()
+        .flat_map(|&shape| SIZES.iter().map(move |&n| (shape, n, false)))
+        .chain(WIDE.iter().map(|&n| ("wide", n, true)));
+    {
+        for (shape, n, very_wide) in cases {
             // One node per line, as people and tools write trees (see the
             // report for what one very long line costs).
             let body = tree(shape, n).replace(", ", ",\n        ");
@@ -199,15 +209,29 @@ fn main() {
             let tiny = source.replace(&body, "success");
             std::fs::write(&lib, &tiny).unwrap();
             run(&dir, &target, &["check", "-q"], &[]);
-            run(&dir, &target, &["build", "-q", "--release"], &[]);
+            if !very_wide {
+                run(&dir, &target, &["build", "-q", "--release"], &[]);
+            }
             std::fs::write(&lib, &source).unwrap();
             let (check, _) = run(&dir, &target, &["check", "-q"], &[]);
-            let (release, text) = run(
-                &dir,
-                &target,
-                &["rustc", "-q", "--release", "--", "-Z", "time-passes"],
-                &[("RUSTC_BOOTSTRAP", "1")],
-            );
+            // Very wide trees: rustc's phases of a check, no release build.
+            let (release, text) = if very_wide {
+                std::fs::write(&lib, format!("{source}\n")).unwrap();
+                let (_, text) = run(
+                    &dir,
+                    &target,
+                    &["rustc", "-q", "--profile=check", "--", "-Z", "time-passes"],
+                    &[("RUSTC_BOOTSTRAP", "1")],
+                );
+                (f64::NAN, text)
+            } else {
+                run(
+                    &dir,
+                    &target,
+                    &["rustc", "-q", "--release", "--", "-Z", "time-passes"],
+                    &[("RUSTC_BOOTSTRAP", "1")],
+                )
+            };
             let front = [
                 pass_secs(&text, &["expand_crate"]),
                 pass_secs(&text, &["type_check_crate"]),
@@ -217,6 +241,7 @@ fn main() {
             let rest = pass_secs(&text, &["total"]) - front.iter().sum::<f64>();
             let phases = [front[0], front[1], front[2], rest.max(0.0)];
             let row = Row {
+                very_wide,
                 shape,
                 nodes: n,
                 expand,
@@ -246,7 +271,7 @@ fn main() {
          | shape | nodes | expand (s) | check (s) | release (s) | peak (MB) | expansion | type check | borrow check | rest |\n\
          |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
-    for r in &rows {
+    for r in rows.iter().filter(|r| !r.very_wide) {
         let _ = writeln!(
             md,
             "| {} | {} | {:.2} | {:.1} | {:.1} | {:.0} | {:.2} | {:.2} | {:.2} | {:.2} |",
@@ -266,7 +291,7 @@ fn main() {
     for shape in SHAPES {
         let of = |n| {
             rows.iter()
-                .find(|r| r.shape == shape && r.nodes == n)
+                .find(|r| !r.very_wide && r.shape == shape && r.nodes == n)
                 .unwrap()
         };
         let (a, b) = (of(1_000), of(5_000));
@@ -281,6 +306,37 @@ fn main() {
             x(a.phases[1], b.phases[1]),
             x(a.phases[2], b.phases[2]),
             x(a.phases[3], b.phases[3]),
+        );
+    }
+    md.push_str(
+        "\n## Very wide nodes\n\nOne `select` over 5,000 to 40,000 leaves: the macro, `cargo check`, and \
+         the phases of that check (*rest*: what follows borrow checking in a check: linting and \
+         metadata). *per 5k*: each time over the 5,000-child time, divided by its size in 5,000s \
+         (1.0 is linear).\n\n\
+         | children | expand (s) | check (s) | peak (MB) | expansion | type check | borrow check | rest | expand per 5k | check per 5k | expansion per 5k |\n\
+         |---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    let base = rows
+        .iter()
+        .find(|r| r.very_wide && r.nodes == 5_000)
+        .unwrap();
+    for r in rows.iter().filter(|r| r.very_wide) {
+        let k = r.nodes as f64 / 5_000.0;
+        let per = |p: f64, q: f64| if p > 0.0 { q / p / k } else { 0.0 };
+        let _ = writeln!(
+            md,
+            "| {} | {:.2} | {:.1} | {:.0} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} |",
+            r.nodes,
+            r.expand,
+            r.check,
+            r.peak,
+            r.phases[0],
+            r.phases[1],
+            r.phases[2],
+            r.phases[3],
+            per(base.expand, r.expand),
+            per(base.check, r.check),
+            per(base.phases[0], r.phases[0]),
         );
     }
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../BENCHMARKS-compile.md");
