@@ -99,11 +99,14 @@ fn see_through_fragments(tokens: proc_macro2::TokenStream) -> proc_macro2::Token
         .into_iter()
         .flat_map(|token| -> Vec<TokenTree> {
             match token {
-                TokenTree::Group(group) if group.delimiter() == Delimiter::None && atomic(&group.stream()) => {
+                TokenTree::Group(group)
+                    if group.delimiter() == Delimiter::None && atomic(&group.stream()) =>
+                {
                     see_through_fragments(group.stream()).into_iter().collect()
                 }
                 TokenTree::Group(group) => {
-                    let mut inner = Group::new(group.delimiter(), see_through_fragments(group.stream()));
+                    let mut inner =
+                        Group::new(group.delimiter(), see_through_fragments(group.stream()));
                     inner.set_span(group.span());
                     vec![TokenTree::Group(inner)]
                 }

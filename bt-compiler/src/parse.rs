@@ -76,14 +76,7 @@ fn parse_tree(input: ParseStream, errors: &mut Errors) -> syn::Result<TreeDef> {
     parenthesized!(header in input);
     // A bad header is reported, and the tree's body is still parsed so that
     // its own errors, and the other trees, are not lost.
-    let params = match header.parse_terminated(parse_param, Token![,]) {
-        Ok(params) => params.into_iter().collect(),
-        Err(e) => {
-            errors.push(e);
-            skip_rest(&header);
-            Vec::new()
-        }
-    };
+    let params = parse_params(&header, errors);
     if !input.peek(syn::token::Brace) {
         return Err(input.error(format!("expected the body of tree `{name}` in braces")));
     }
@@ -177,6 +170,75 @@ fn take_bt_attrs(attrs: &mut Vec<Attribute>, errors: &mut Errors) -> BtAttrs {
 }
 
 /// `[#[context]] name: Type`
+/// The parameters of a header, each parsed on its own: a bad one is
+/// reported and left out, and the others are kept, so that the tree's
+/// skeleton still has them and the user's calls of `tick` type-check.
+fn parse_params(header: ParseStream, errors: &mut Errors) -> Vec<Param> {
+    use proc_macro2::{Spacing, TokenTree};
+    let mut tokens: Vec<TokenTree> = Vec::new();
+    let _ = header.step(|cursor| {
+        let mut rest = *cursor;
+        while let Some((token, next)) = rest.token_tree() {
+            tokens.push(token);
+            rest = next;
+        }
+        Ok(((), rest))
+    });
+    // Split at the commas outside angle brackets (`Ctx<A, B>` is one
+    // parameter; the `>` of `->` closes nothing).
+    let mut chunks: Vec<(Vec<TokenTree>, Option<Span>)> = vec![(Vec::new(), None)];
+    let mut depth = 0usize;
+    let mut arrow = false;
+    for token in tokens {
+        let mut is_arrow_head = false;
+        if let TokenTree::Punct(p) = &token {
+            match p.as_char() {
+                ',' if depth == 0 => {
+                    chunks.last_mut().expect("one chunk").1 = Some(p.span());
+                    chunks.push((Vec::new(), None));
+                    continue;
+                }
+                '<' => depth += 1,
+                '>' if !arrow => depth = depth.saturating_sub(1),
+                '-' => is_arrow_head = p.spacing() == Spacing::Joint,
+                _ => {}
+            }
+        }
+        arrow = is_arrow_head;
+        chunks.last_mut().expect("one chunk").0.push(token);
+    }
+    let last = chunks.len() - 1;
+    let mut params = Vec::new();
+    for (i, (chunk, comma)) in chunks.into_iter().enumerate() {
+        if chunk.is_empty() {
+            // A trailing comma is fine; an empty parameter is not.
+            if i != last && !(i == 0 && last == 0) {
+                let span = comma.unwrap_or_else(Span::call_site);
+                errors.push(syn::Error::new(
+                    span,
+                    "expected a parameter before this comma, as in `agent: &mut Agent`",
+                ));
+            }
+            continue;
+        }
+        let end = comma.unwrap_or_else(|| chunk.last().expect("not empty").span());
+        let stream: TokenStream = chunk.into_iter().collect();
+        match parse_param.parse2(stream) {
+            Ok(param) => params.push(param),
+            // A parameter that ends too soon: said where it ends.
+            Err(e) if e.to_string().starts_with("unexpected end of input") => {
+                let message = e.to_string();
+                let message = message
+                    .strip_prefix("unexpected end of input, ")
+                    .unwrap_or(&message);
+                errors.push(syn::Error::new(end, message));
+            }
+            Err(e) => errors.push(e),
+        }
+    }
+    params
+}
+
 fn parse_param(input: ParseStream) -> syn::Result<Param> {
     let mut context_attr = None;
     let mut shared_attr = None;
