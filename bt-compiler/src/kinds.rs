@@ -3,7 +3,7 @@
 //! Each row gives a kind's keyword, how it is written, what children it
 //! takes, its arguments with their types, what it needs from the tree header
 //! and one line of documentation. The parser recognises keywords and reads
-//! arguments from it ([`crate::args`] checks them against [`Param`]s), the
+//! arguments from it (`crate::args` checks them against [`Param`]s), the
 //! checks take arity and needs from it, the IR names runtime kinds from it,
 //! and tests hold the runtime's `NodeKind` and the DSL reference to it. What
 //! stays per kind is the tick generator, its semantics docs and its tests.

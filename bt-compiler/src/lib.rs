@@ -4,8 +4,8 @@
 //! documentation is the DSL reference.
 //!
 //! The pipeline, one module per stage:
-//! tokens --[`parse`]--> [`ast`] --[`check`]--> (all errors, at once)
-//! --[`lower`]--> [`ir`] --[`generate`]--> Rust.
+//! tokens --`parse`--> `ast` --`check`--> (all errors, at once)
+//! --`lower`--> `ir` --`generate`--> Rust.
 
 mod args;
 mod ast;

@@ -10,21 +10,9 @@
 use proc_macro2::{TokenStream, TokenTree};
 use std::str::FromStr;
 
-/// A small, seeded generator (xorshift64*): runs are reproducible.
-struct Rng(u64);
+mod common;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use common::Rng;
 
 /// Leaf paths, as Rust allows them.
 const PATHS: &[&str] = &[

@@ -16,29 +16,9 @@ use proc_macro2::{Delimiter, TokenStream, TokenTree};
 use std::io::Write as _;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-/// A small, seeded generator (xorshift64*): runs are reproducible.
-struct Rng(u64);
+mod common;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
-
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-}
+use common::Rng;
 
 fn env(name: &str, default: u64) -> u64 {
     std::env::var(name)

@@ -223,14 +223,7 @@ impl Scene for Squad {
         Some(serde_json::to_value(&*self.shared).unwrap())
     }
     fn load_shared(&mut self, json: &str) -> Result<bool, String> {
-        match serde_json::from_str::<Checked<squad::SoldierShared>>(json) {
-            Err(e) => Err(e.to_string()),
-            Ok(Checked(Err(_))) => Ok(false),
-            Ok(Checked(Ok(shared))) => {
-                self.shared = std::sync::Arc::new(shared);
-                Ok(true)
-            }
-        }
+        load_shared(json, &mut self.shared)
     }
     fn check(&self) -> Result<(), bt::save::InvalidState> {
         self.shared.check(self.soldiers.iter().map(|(_, s)| s))
@@ -276,17 +269,26 @@ impl Scene for Everything {
         Some(serde_json::to_value(&*self.shared).unwrap())
     }
     fn load_shared(&mut self, json: &str) -> Result<bool, String> {
-        match serde_json::from_str::<Checked<KindsShared>>(json) {
-            Err(e) => Err(e.to_string()),
-            Ok(Checked(Err(_))) => Ok(false),
-            Ok(Checked(Ok(shared))) => {
-                self.shared = std::sync::Arc::new(shared);
-                Ok(true)
-            }
-        }
+        load_shared(json, &mut self.shared)
     }
     fn check(&self) -> Result<(), bt::save::InvalidState> {
         self.shared.check(self.bots.iter().map(|(_, k)| k))
+    }
+}
+
+/// Loads a mutated shared object into `into`: `Ok(false)` if refused
+/// with a typed error, `Err` with the format's.
+fn load_shared<T>(json: &str, into: &mut std::sync::Arc<T>) -> Result<bool, String>
+where
+    Checked<T>: DeserializeOwned,
+{
+    match serde_json::from_str::<Checked<T>>(json) {
+        Err(e) => Err(e.to_string()),
+        Ok(Checked(Err(_))) => Ok(false),
+        Ok(Checked(Ok(shared))) => {
+            *into = std::sync::Arc::new(shared);
+            Ok(true)
+        }
     }
 }
 

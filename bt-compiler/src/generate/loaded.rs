@@ -369,6 +369,7 @@ impl Gen<'_> {
         let hash = quote!(<#name as ::__bt::BehaviorTree>::LAYOUT_HASH);
         let type_name = shared_ty.to_string();
         let fields = quote!(&["layout", "counters"]);
+        let impls = super::save::serde_impls(shared_ty, quote!(serialize_shared));
         quote! {
             impl #shared_ty {
                 #[doc = #doc]
@@ -427,17 +428,7 @@ impl Gen<'_> {
                 }
             }
 
-            impl ::__bt::__private::serde::Serialize for #shared_ty {
-                fn serialize<S: ::__bt::__private::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
-                    ::__bt::__private::serialize_shared(self, serializer)
-                }
-            }
-
-            impl<'de> ::__bt::__private::serde::Deserialize<'de> for #shared_ty {
-                fn deserialize<D: ::__bt::__private::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
-                    ::__bt::__private::deserialize_saved(deserializer)
-                }
-            }
+            #impls
         }
     }
 }

@@ -157,6 +157,7 @@ impl Gen<'_> {
         });
         let (active_ty, keep_ty) = (self.active_ident(), self.keep_ty());
         let (active, keep) = (names::active(), names::keep_part());
+        let impls = serde_impls(name, quote!(serialize_tree));
         quote! {
             #embedded
 
@@ -172,17 +173,7 @@ impl Gen<'_> {
                 }
             }
 
-            impl ::__bt::__private::serde::Serialize for #name {
-                fn serialize<S: ::__bt::__private::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
-                    ::__bt::__private::serialize_tree(self, serializer)
-                }
-            }
-
-            impl<'de> ::__bt::__private::serde::Deserialize<'de> for #name {
-                fn deserialize<D: ::__bt::__private::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
-                    ::__bt::__private::deserialize_saved(deserializer)
-                }
-            }
+            #impls
         }
     }
 
@@ -192,6 +183,25 @@ impl Gen<'_> {
         let mut path = format!("{}::__private::{item}", self.tree.krate.to_token_stream());
         path.retain(|c| !c.is_whitespace());
         path
+    }
+}
+
+/// `Serialize` through the runtime's `save` (`serialize_tree` or
+/// `serialize_shared`: the layout hash first), and `Deserialize` through
+/// its `deserialize_saved`, which checks it.
+pub(super) fn serde_impls(ty: &proc_macro2::Ident, save: TokenStream) -> TokenStream {
+    quote! {
+        impl ::__bt::__private::serde::Serialize for #ty {
+            fn serialize<S: ::__bt::__private::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
+                ::__bt::__private::#save(self, serializer)
+            }
+        }
+
+        impl<'de> ::__bt::__private::serde::Deserialize<'de> for #ty {
+            fn deserialize<D: ::__bt::__private::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                ::__bt::__private::deserialize_saved(deserializer)
+            }
+        }
     }
 }
 
