@@ -342,6 +342,51 @@ pub trait Embed {
         let _ = keep;
         Ok(())
     }
+    /// Saves the active part: a tree without `#[bt(serde)]` refuses. (How
+    /// a saved tree saves the trees it embeds: a tree of another
+    /// invocation that is not saved is then one error, that it is not
+    /// `Saved`, rather than that and serde's derive's on each part.)
+    #[cfg(feature = "serde")]
+    fn save_active<S: serde::Serializer>(
+        active: &Self::Active,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let _ = (active, serializer);
+        Err(serde::ser::Error::custom(NotSaved(core::any::type_name::<
+            Self,
+        >())))
+    }
+    /// Loads the active part: a tree without `#[bt(serde)]` refuses.
+    #[cfg(feature = "serde")]
+    fn load_active<'de, D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self::Active, D::Error> {
+        let _ = deserializer;
+        Err(serde::de::Error::custom(NotSaved(core::any::type_name::<
+            Self,
+        >())))
+    }
+    /// Saves the keep part: a tree without `#[bt(serde)]` refuses.
+    #[cfg(feature = "serde")]
+    fn save_keep<S: serde::Serializer>(
+        keep: &Self::Keep,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let _ = (keep, serializer);
+        Err(serde::ser::Error::custom(NotSaved(core::any::type_name::<
+            Self,
+        >())))
+    }
+    /// Loads the keep part: a tree without `#[bt(serde)]` refuses.
+    #[cfg(feature = "serde")]
+    fn load_keep<'de, D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self::Keep, D::Error> {
+        let _ = deserializer;
+        Err(serde::de::Error::custom(NotSaved(core::any::type_name::<
+            Self,
+        >())))
+    }
     /// Hands an answer to the `request` node (of this tree or a tree it
     /// embeds) whose slot holds the ticket's request.
     fn answer(
@@ -351,5 +396,16 @@ pub trait Embed {
     ) -> Result<(), crate::request::Stale> {
         let _ = (keep, outcome);
         Err(crate::request::Stale(ticket))
+    }
+}
+
+/// The error of a tree without `#[bt(serde)]` asked to save or load.
+#[cfg(feature = "serde")]
+struct NotSaved(&'static str);
+
+#[cfg(feature = "serde")]
+impl core::fmt::Display for NotSaved {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "tree `{}` is not saved: it needs `#[bt(serde)]`", self.0)
     }
 }

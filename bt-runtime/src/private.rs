@@ -9,6 +9,43 @@ use rand_core::Rng;
 
 pub use crate::meta::Embed;
 pub use crate::save::check;
+
+/// An embedded tree's parts, saved and loaded through its `Embed` (serde's
+/// `serialize_with` and `deserialize_with` on the embedding tree's fields).
+#[cfg(feature = "serde")]
+pub mod embedded {
+    use crate::meta::Embed;
+
+    /// Saves tree `T`'s active part.
+    pub fn save_active<T: Embed, S: serde::Serializer>(
+        active: &T::Active,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        T::save_active(active, serializer)
+    }
+
+    /// Loads tree `T`'s active part.
+    pub fn load_active<'de, T: Embed, D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<T::Active, D::Error> {
+        T::load_active(deserializer)
+    }
+
+    /// Saves tree `T`'s keep part.
+    pub fn save_keep<T: Embed, S: serde::Serializer>(
+        keep: &T::Keep,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        T::save_keep(keep, serializer)
+    }
+
+    /// Loads tree `T`'s keep part.
+    pub fn load_keep<'de, T: Embed, D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<T::Keep, D::Error> {
+        T::load_keep(deserializer)
+    }
+}
 #[cfg(feature = "serde")]
 pub use crate::save::{
     Counters, Load, Parts, SharedCounters, assemble_tree, deserialize_saved, memory,

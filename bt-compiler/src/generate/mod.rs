@@ -717,12 +717,30 @@ impl Gen<'_> {
             self.tree.name
         );
         let time = self.saved_time();
-        let decls = fields.iter().map(|(name, ty, _, doc)| {
-            // The times, from which things may run again.
-            let saved =
-                (ty.to_string() == quote!(::core::primitive::f64).to_string()).then_some(&time);
-            quote!(#[doc = #doc] #saved #name: #ty,)
-        });
+        // Per field, in `keep_fields`' order: an embedded tree's keep part
+        // is saved through its `Embed`.
+        let embedded: Vec<Option<TokenStream>> = self
+            .tree
+            .nodes
+            .iter()
+            .flat_map(|node| {
+                node.keep.iter().map(move |slot| match (&node.kind, slot) {
+                    (Kind::Subtree { path, .. }, Keep::Subtree) if self.tree.serde.is_some() => {
+                        Some(self.saved_embedded(path, "keep"))
+                    }
+                    _ => None,
+                })
+            })
+            .collect();
+        let decls = fields
+            .iter()
+            .zip(&embedded)
+            .map(|((name, ty, _, doc), embedded)| {
+                // The times, from which things may run again.
+                let time =
+                    (ty.to_string() == quote!(::core::primitive::f64).to_string()).then_some(&time);
+                quote!(#[doc = #doc] #time #embedded #name: #ty,)
+            });
         let inits = fields
             .iter()
             .map(|(name, _, init, _)| quote!(#name: #init,));

@@ -78,6 +78,9 @@ impl Gen<'_> {
         let (path, module) = match (&node.shape, &node.kind) {
             (Shape::Leaf, Kind::Leaf { path, .. }) => (path, "slot"),
             (Shape::Memory, Kind::Leaf { path, .. }) => (path, "memory"),
+            (Shape::Subtree, Kind::Subtree { path, .. }) if self.tree.serde.is_some() => {
+                return self.saved_embedded(path, "active");
+            }
             (Shape::Child, _) => return self.saved_state(node.children[0]),
             (Shape::LeafOf(leaf), _) => return self.saved_state(*leaf),
             _ => return TokenStream::new(),
@@ -90,6 +93,45 @@ impl Gen<'_> {
         let mut with = Literal::string(&self.runtime_path(module));
         with.set_span(path.span());
         quote!(#[serde(with = #with)])
+    }
+
+    /// The attributes of a field holding an embedded tree's `part`
+    /// (`active` or `keep`): saved through the tree's `Embed`, so that a
+    /// tree that is not saved is one error, that it is not `Saved`.
+    pub(super) fn saved_embedded(&self, path: &syn::Path, part: &str) -> TokenStream {
+        let mut path_text = path.to_token_stream().to_string();
+        path_text.retain(|c| !c.is_whitespace());
+        let function = |verb: &str| {
+            let mut f = Literal::string(&format!(
+                "{}::<{path_text}, _>",
+                self.runtime_path(&format!("embedded::{verb}_{part}"))
+            ));
+            f.set_span(path.span());
+            f
+        };
+        let (save, load) = (function("save"), function("load"));
+        quote!(#[serde(serialize_with = #save, deserialize_with = #load)])
+    }
+
+    /// `Embed`'s saving and loading of this tree's parts, for the trees
+    /// that embed it: through the derives.
+    fn embed_parts(&self) -> TokenStream {
+        let (active_ty, keep_ty) = (self.active_ident(), self.keep_ty());
+        let serde = quote!(::__bt::__private::serde);
+        quote! {
+            fn save_active<S: #serde::Serializer>(active: &#active_ty, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
+                <#active_ty as #serde::Serialize>::serialize(active, serializer)
+            }
+            fn load_active<'de, D: #serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<#active_ty, D::Error> {
+                <#active_ty as #serde::Deserialize<'de>>::deserialize(deserializer)
+            }
+            fn save_keep<S: #serde::Serializer>(keep: &#keep_ty, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
+                <#keep_ty as #serde::Serialize>::serialize(keep, serializer)
+            }
+            fn load_keep<'de, D: #serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<#keep_ty, D::Error> {
+                <#keep_ty as #serde::Deserialize<'de>>::deserialize(deserializer)
+            }
+        }
     }
 
     /// The attribute of an `f64` time field: infinite deadlines are saved
@@ -111,7 +153,10 @@ impl Gen<'_> {
         let (active, keep, held) = (names::active(), names::keep_part(), names::held());
         let (check_active, check_keep) = (self.check_active_body(), self.check_keep_body());
         let result = quote!(::core::result::Result<(), ::__bt::save::InvalidState>);
+        let parts = self.embed_parts();
         quote! {
+            #parts
+
             #[allow(unused_variables, clippy::all)]
             fn check_active(
                 #active: &#active_ty,
