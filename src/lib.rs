@@ -998,10 +998,16 @@
 //! kinds, nesting, labels, counts, leaf types, `when let` types, embedded
 //! trees) that ignores expressions: a state saved by a tree of another shape
 //! is refused, as the format's error or, through `bt::save::Checked`, as a
-//! typed [`save::LayoutMismatch`]; a state saved before a guard, an action
+//! typed [`save::LoadError`]; a state saved before a guard, an action
 //! or a duration was edited loads, and carries on under the new rules.
-//! [`save`] has the full rule, the story of shared objects (save them with
-//! their agents, between ticks) and the formats.
+//! Every value a loaded state holds is checked against what the tree
+//! allows before anything ticks (a count past its bound, a mask with bits
+//! for children that do not exist, a time that is not a number, a `when
+//! let` value that no longer matches: [`save::InvalidState`]), so a
+//! hostile file can at worst be refused. [`save`] has the full rule, the
+//! story of shared objects (save them with their agents, between ticks,
+//! and call the shared object's `check` with the loaded agents) and the
+//! formats.
 //!
 //! ```
 //! # use bt::prelude::*;
