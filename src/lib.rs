@@ -1048,6 +1048,35 @@
 //! assert_eq!(mismatch.found, Guard::LAYOUT_HASH);
 //! ```
 //!
+//! A tree with shared nodes is saved with its agents, and checked with them
+//! when loaded:
+//!
+//! ```
+//! # use bt::prelude::*;
+//! # pub struct Bot;
+//! behavior_tree! {
+//!     #[bt(serde)]
+//!     tree Door(me: &mut Bot, shared: &DoorShared) {
+//!         'door: gate(1) { running }
+//!     }
+//! }
+//!
+//! let shared = DoorShared::new();
+//! let mut agents = vec![Door::default(), Door::default()];
+//! for agent in &mut agents {
+//!     agent.tick(&mut Bot, &shared); // the first one goes in
+//! }
+//! let json = serde_json::to_string(&(&shared, &agents)).unwrap();
+//!
+//! let (shared, agents): (DoorShared, Vec<Door>) = serde_json::from_str(&json).unwrap();
+//! assert_eq!(shared.check(&agents), Ok(()));
+//!
+//! // A shared object that lost its permit does not match its agents.
+//! let fresh = DoorShared::new();
+//! let refused = fresh.check(&agents).unwrap_err();
+//! assert_eq!(refused.node.label, Some("door"));
+//! ```
+//!
 //! Time and randomness reach a tree only through its inputs, so a run
 //! repeats exactly from a save: [`replay::Tape`] keeps what each tick's
 //! context carried (time, flags, stimuli) and gives the contexts back, with
