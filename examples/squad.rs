@@ -94,7 +94,7 @@ behavior_tree! {
             'grenade: when me.grenades > 0 && me.roll(3) => gate(1) {
                 sequence {
                     Task { what: Doing::Throwing, ticks: 15 },
-                    action { me.grenades -= 1; Status::Success },
+                    action { me.grenades = me.grenades.saturating_sub(1); Status::Success },
                 }
             },
             'flank: when me.roll(2) => rendezvous(2) as role {
