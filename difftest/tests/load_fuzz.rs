@@ -7,7 +7,8 @@
 //! (`bt::save::LoadError` through `Checked`, or the format's own), and a
 //! shared object that passed its `check` is empty again once every agent is
 //! reset. Agents ticked with a shared object that failed its `check` (a
-//! program that skipped it) must not panic either.
+//! program that skipped it) must not panic either. And every state the run
+//! really saved loads: the checks refuse no legal state.
 //!
 //! `BT_LOAD_FUZZ_CASES` sets the number of mutated states per tree (default
 //! 4,000); `BT_LOAD_FUZZ_SEED` the seed.
@@ -724,6 +725,31 @@ where
         scene.step();
         if t % 10 == 9 {
             moments.push(scene.copy());
+        }
+    }
+    // Every state the run really saved loads, in both formats, and every
+    // shared object passes its check: the checks refuse no legal state.
+    for moment in &mut moments {
+        assert_eq!(
+            moment.check(),
+            Ok(()),
+            "{name}: a real save's shared object"
+        );
+        for tree in moment.trees() {
+            let json = serde_json::to_string(&*tree).unwrap();
+            let bytes = postcard::to_allocvec(&*tree).unwrap();
+            let from_json = serde_json::from_str::<Checked<S::Tree>>(&json).unwrap().0;
+            let from_postcard = postcard::from_bytes::<Checked<S::Tree>>(&bytes).unwrap().0;
+            assert!(
+                from_json.is_ok(),
+                "{name}: {:?} refused\n{json}",
+                from_json.err()
+            );
+            assert!(
+                from_postcard.is_ok(),
+                "{name}: {:?} refused",
+                from_postcard.err()
+            );
         }
     }
     let mut tally = Tally::default();
