@@ -1,7 +1,8 @@
 //! Trees at the edges of the documented limits compile and behave: a
 //! 1,000-wide sequence (whose resume code is flat, not nested), a wide
-//! `sequence_with_memory`, 100-wide parallels (128-bit masks), and a chain
-//! 100 nodes deep (the deepest rustc's default `recursion_limit` lays out).
+//! `sequence_with_memory`, 100-wide parallels (128-bit masks), a select of
+//! 40 actions and a chain 100 nodes deep (the deepest rustc's default
+//! `recursion_limit` lays out).
 
 mod common;
 
@@ -219,4 +220,53 @@ fn a_hundred_deep_chain_ticks_and_resets() {
     }
     assert_eq!(t.tick(&mut me), Status::Success);
     assert_eq!(me.starts, 102);
+}
+
+/// `Running` for the child `me.starts` names, `Failure` for the others.
+fn run(k: u32, me: &mut Counter) -> Status {
+    if me.starts == k {
+        Status::Running
+    } else {
+        Status::Failure
+    }
+}
+
+behavior_tree! {
+    /// 40 children that run without state, then a stateful leaf inside a
+    /// sequence: the active path of a wide node with more such children
+    /// than one chunk is found through one computed index.
+    pub tree WideActions(me: &mut Counter) {
+        select {
+            action run(0, me), action run(1, me), action run(2, me), action run(3, me), action run(4, me), action run(5, me), action run(6, me), action run(7, me),
+            action run(8, me), action run(9, me), action run(10, me), action run(11, me), action run(12, me), action run(13, me), action run(14, me), action run(15, me),
+            action run(16, me), action run(17, me), action run(18, me), action run(19, me), action run(20, me), action run(21, me), action run(22, me), action run(23, me),
+            action run(24, me), action run(25, me), action run(26, me), action run(27, me), action run(28, me), action run(29, me), action run(30, me), action run(31, me),
+            action run(32, me), action run(33, me), action run(34, me), action run(35, me), action run(36, me), action run(37, me), action run(38, me), action run(39, me),
+            sequence { Step, Step },
+        }
+    }
+}
+
+#[test]
+fn a_wide_select_reports_its_running_child_with_or_without_state() {
+    let mut t = WideActions::default();
+    for k in [0u32, 1, 17, 31, 32, 39] {
+        let mut me = Counter {
+            starts: k,
+            ..Counter::default()
+        };
+        assert_eq!(t.tick(&mut me), Status::Running);
+        let path: Vec<usize> = t.active_path().iter().map(|n| n.info.id).collect();
+        assert_eq!(path, [0, k as usize + 1], "child {k}");
+        assert_eq!(t.active_path()[1].depth, 1);
+        t.reset(&mut me);
+    }
+    // No action runs: the sequence does, with its first step.
+    let mut me = Counter {
+        starts: 99,
+        ..Counter::default()
+    };
+    assert_eq!(t.tick(&mut me), Status::Running);
+    let path: Vec<usize> = t.active_path().iter().map(|n| n.info.id).collect();
+    assert_eq!(path, [0, 41, 42]);
 }

@@ -237,6 +237,64 @@ impl Gen<'_> {
         }
     }
 
+    /// Whether node `id` (a [`Shape::OneOf`]) has more children that can
+    /// run without state than fit in one chunk of a wide composite: their
+    /// variants are then visited through one computed index, since an arm
+    /// each that reports its node would make the function's borrow check
+    /// grow faster than the number of children.
+    fn many_bare_children(&self, id: usize) -> bool {
+        self.tree
+            .node(id)
+            .children
+            .iter()
+            .filter(|&&c| {
+                let child = self.tree.node(c);
+                child.can_run && !child.has_state
+            })
+            .count()
+            > super::outline::CHUNK
+    }
+
+    /// The active child of node `id` (a [`Shape::OneOf`] whose state is
+    /// at `place`): the children with state are visited in their arms;
+    /// the others give their node id, reported once after the match.
+    fn visit_bare_by_index(&self, id: usize, place: &TokenStream) -> TokenStream {
+        let node = self.tree.node(id);
+        let ty = self.type_ident(id);
+        let tree_name = &self.tree.name;
+        let (depth, visitor) = (names::depth(), names::visitor());
+        let bare = names::index();
+        let arms = node
+            .children
+            .iter()
+            .filter(|&&c| self.tree.node(c).can_run)
+            .map(|&c| {
+                let variant = self.variant(c);
+                if self.tree.node(c).has_state {
+                    let x = names::matched_child(c);
+                    let visit = self.visit(c, Some(quote!(#x)), None);
+                    quote!(#ty::#variant(#x) => { #visit ::core::primitive::usize::MAX })
+                } else {
+                    quote!(#ty::#variant => #c,)
+                }
+            });
+        let child_depth = node.depth + 1;
+        // `usize::MAX`: no child without state runs.
+        quote! {
+            let #bare: ::core::primitive::usize = match #place {
+                #(#arms)*
+                _ => ::core::primitive::usize::MAX,
+            };
+            if #bare != ::core::primitive::usize::MAX {
+                #visitor(::__bt::ActiveNode {
+                    info: &<#tree_name as ::__bt::BehaviorTree>::NODES[#bare],
+                    depth: #depth + #child_depth,
+                    since: ::core::option::Option::None,
+                });
+            }
+        }
+    }
+
     /// [`Gen::visit`], written out here.
     fn visit_here(
         &self,
@@ -360,6 +418,7 @@ impl Gen<'_> {
             }
             // A tag is visited with the memory beside it, which is the
             // state of its running child with state.
+            Shape::OneOf if self.many_bare_children(id) => self.visit_bare_by_index(id, &place),
             Shape::OneOf | Shape::Tagged(_) => {
                 let ty = self.type_ident(id);
                 let tagged = matches!(node.shape, Shape::Tagged(_));
