@@ -269,12 +269,10 @@ impl Gen<'_> {
             .iter()
             .filter(|&&c| self.tree.node(c).can_run)
             .map(|&c| {
-                let variant = self.variant(c);
                 if self.tree.node(c).has_state {
-                    let x = names::matched_child(c);
-                    let visit = self.visit(c, Some(quote!(#x)), None);
-                    quote!(#ty::#variant(#x) => { #visit ::core::primitive::usize::MAX })
+                    self.visit_arm(id, c, quote!(::core::primitive::usize::MAX))
                 } else {
+                    let variant = self.variant(c);
                     quote!(#ty::#variant => #c,)
                 }
             });
@@ -293,6 +291,15 @@ impl Gen<'_> {
                 });
             }
         }
+    }
+
+    /// The arm of node `id`'s match that visits its child `c`, which has
+    /// state, held in `c`'s variant; the arm's value is `then`.
+    fn visit_arm(&self, id: usize, c: usize, then: TokenStream) -> TokenStream {
+        let (ty, variant) = (self.type_ident(id), self.variant(c));
+        let x = names::matched_child(c);
+        let visit = self.visit(c, Some(quote!(#x)), None);
+        quote!(#ty::#variant(#x) => { #visit #then })
     }
 
     /// [`Gen::visit`], written out here.
@@ -431,9 +438,7 @@ impl Gen<'_> {
                         let variant = self.variant(c);
                         let stateful = self.tree.node(c).has_state;
                         if stateful && !tagged {
-                            let x = names::matched_child(c);
-                            let visit = self.visit(c, Some(quote!(#x)), None);
-                            quote!(#ty::#variant(#x) => { #visit })
+                            self.visit_arm(id, c, TokenStream::new())
                         } else {
                             let visit = self.visit(c, stateful.then(|| quote!(#memory)), None);
                             quote!(#ty::#variant => { #visit })
