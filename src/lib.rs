@@ -1261,7 +1261,7 @@
 //! | mistake | error | ui case |
 //! |---|---|---|
 //! | a tree without the `tree` keyword | expected `tree`, as in `pub tree Name(..) { .. }` | `missing_tree_keyword` |
-//! | a syntax error in a header | rustc's parse error; the other trees are still generated | `syntax_error_in_header_keeps_other_trees` |
+//! | a syntax error in a header | rustc's parse error; the other trees are still generated, and the tree keeps its parameters (a malformed one as anything), so calls of `tick` report nothing | `syntax_error_in_header_keeps_other_trees` |
 //! | an empty parameter in a header | expected a parameter before this comma; the other parameters are kept, so calls of `tick` report nothing | `header_with_an_empty_parameter` |
 //! | a tree defined twice | tree `T` is defined twice (first at line 4) | `tree_defined_twice` |
 //! | a tree that embeds itself, directly or through others | tree `Patrol` embeds itself (`Patrol` embeds `Guard` embeds `Patrol`) | `tree_embeds_itself` |

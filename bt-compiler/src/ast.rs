@@ -40,6 +40,10 @@ pub struct TreeDef {
     pub vis: Visibility,
     pub name: Ident,
     pub params: Vec<Param>,
+    /// A header parameter did not parse: it is an error already, and the
+    /// checks that read the parameters stay silent (what they would say
+    /// may be false). A parameter with a name is kept, typed `impl Sized`.
+    pub header_broken: bool,
     /// Span of the `{ ... }` body, for "no root" errors.
     pub body_span: Span,
     /// The nodes at the top of the body; a valid tree has exactly one.

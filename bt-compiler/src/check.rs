@@ -42,16 +42,21 @@ pub fn check(input: &Input, errors: &mut Errors) {
         at_most_one_context(tree, errors);
         serde_is_available(tree, cfg!(feature = "serde"), errors);
         reflect_is_available(tree, cfg!(feature = "reflect"), errors);
-        activation_times_need_a_context(tree, errors);
+        if !tree.header_broken {
+            activation_times_need_a_context(tree, errors);
+        }
         for root in &tree.roots {
             sync_is_inside_a_rendezvous(root, false, errors);
             skips_are_passed_over(None, root, errors);
         }
         for node in tree.roots.iter().flat_map(walk) {
-            shared_needs_a_binding(tree, node, errors);
-            leaf_has_mutable_agent(tree, node, errors);
-            time_needs_a_context(tree, node, errors);
-            request_stream_is_a_parameter(tree, node, errors);
+            // What the parameters must give, said only of a whole header.
+            if !tree.header_broken {
+                shared_needs_a_binding(tree, node, errors);
+                leaf_has_mutable_agent(tree, node, errors);
+                time_needs_a_context(tree, node, errors);
+                request_stream_is_a_parameter(tree, node, errors);
+            }
             guard_is_valid(node, errors);
             if let NodeKind::Keyword { .. } = node.kind {
                 children_match_the_kind(node, errors);

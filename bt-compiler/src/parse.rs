@@ -76,7 +76,7 @@ fn parse_tree(input: ParseStream, errors: &mut Errors) -> syn::Result<TreeDef> {
     parenthesized!(header in input);
     // A bad header is reported, and the tree's body is still parsed so that
     // its own errors, and the other trees, are not lost.
-    let params = parse_params(&header, errors);
+    let (params, header_broken) = parse_params(&header, errors);
     if !input.peek(syn::token::Brace) {
         return Err(input.error(format!("expected the body of tree `{name}` in braces")));
     }
@@ -93,6 +93,7 @@ fn parse_tree(input: ParseStream, errors: &mut Errors) -> syn::Result<TreeDef> {
         vis,
         name,
         params,
+        header_broken,
         body_span: brace.span.join(),
         roots,
         broken,
@@ -173,7 +174,7 @@ fn take_bt_attrs(attrs: &mut Vec<Attribute>, errors: &mut Errors) -> BtAttrs {
 /// The parameters of a header, each parsed on its own: a bad one is
 /// reported and left out, and the others are kept, so that the tree's
 /// skeleton still has them and the user's calls of `tick` type-check.
-fn parse_params(header: ParseStream, errors: &mut Errors) -> Vec<Param> {
+fn parse_params(header: ParseStream, errors: &mut Errors) -> (Vec<Param>, bool) {
     use proc_macro2::{Spacing, TokenTree};
     let mut tokens: Vec<TokenTree> = Vec::new();
     let _ = header.step(|cursor| {
@@ -209,6 +210,7 @@ fn parse_params(header: ParseStream, errors: &mut Errors) -> Vec<Param> {
     }
     let last = chunks.len() - 1;
     let mut params = Vec::new();
+    let mut broken = false;
     for (i, (chunk, comma)) in chunks.into_iter().enumerate() {
         if chunk.is_empty() {
             // A trailing comma is fine; an empty parameter is not.
@@ -222,8 +224,28 @@ fn parse_params(header: ParseStream, errors: &mut Errors) -> Vec<Param> {
             continue;
         }
         let end = comma.unwrap_or_else(|| chunk.last().expect("not empty").span());
+        // A named parameter that does not parse is kept, as anything: the
+        // skeleton's methods still take it, so calls of `tick` type-check.
+        let placeholder = match (chunk.first(), chunk.get(1)) {
+            (Some(TokenTree::Ident(name)), Some(TokenTree::Punct(colon)))
+                if colon.as_char() == ':' =>
+            {
+                Some(Param {
+                    context_attr: None,
+                    shared_attr: None,
+                    name: name.clone(),
+                    ty: syn::parse_quote!(impl ::core::marker::Sized),
+                })
+            }
+            _ => None,
+        };
         let stream: TokenStream = chunk.into_iter().collect();
-        match parse_param.parse2(stream) {
+        let parsed = parse_param.parse2(stream);
+        if parsed.is_err() {
+            broken = true;
+            params.extend(placeholder);
+        }
+        match parsed {
             Ok(param) => params.push(param),
             // A parameter that ends too soon: said where it ends.
             Err(e) if e.to_string().starts_with("unexpected end of input") => {
@@ -236,7 +258,7 @@ fn parse_params(header: ParseStream, errors: &mut Errors) -> Vec<Param> {
             Err(e) => errors.push(e),
         }
     }
-    params
+    (params, broken)
 }
 
 fn parse_param(input: ParseStream) -> syn::Result<Param> {

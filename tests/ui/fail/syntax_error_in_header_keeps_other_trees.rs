@@ -12,4 +12,7 @@ behavior_tree! {
 fn main() {
     // `Fine` is generated in full, so this reports nothing.
     let _ = <Fine as bt::BehaviorTree>::NODES.len();
+    // `Broken` keeps its parameters, the malformed one as anything: this
+    // call reports nothing either.
+    let _ = Broken::default().tick(&mut Agent, 1);
 }
