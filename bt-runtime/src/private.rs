@@ -97,8 +97,8 @@ pub fn check_cooldown(
 }
 
 /// Checks a loaded `rendezvous(n)`: at most `n` joined, no more left than
-/// joined (and fewer than `n`: the last one out starts a new group),
-/// arrivals within what `n` members can make; with `tally`, exactly the
+/// joined (and fewer than `n`: the last one out starts a new group); with
+/// `tally`, exactly the
 /// members its agents hold in the current group, each with its own role
 /// below the members joined.
 pub fn check_rendezvous(
