@@ -60,7 +60,7 @@
 //! - Trace events are not emitted.
 
 use crate::errors::Errors;
-use crate::ir::{self, ClauseKind, Constant};
+use crate::ir::{self, ClauseKind, Kind};
 pub use crate::ir::{FlagMode, Policy};
 use crate::kinds;
 use bt_runtime::__private as rt;
@@ -91,180 +91,37 @@ impl core::fmt::Display for Diagnostic {
     }
 }
 
-/// One tree of a [`Program`]: its nodes in pre-order, as the compiled
-/// tree's node table numbers them.
+/// One tree of a [`Program`], lowered: the compiler's node table, which
+/// the interpreter runs as it is.
 pub struct Tree {
     /// The tree's name.
     pub name: String,
     /// `#[bt(activation_times)]` on a tree with a tick context: `Continue`
     /// events carry how long the child has been active.
     pub activation_times: bool,
-    /// The nodes; the root is `nodes[0]`.
-    pub nodes: Vec<Node>,
+    ir: ir::Tree,
 }
 
-/// One node of a [`Tree`].
-pub struct Node {
-    /// The node's row of the node-kind table.
-    pub kind: kinds::Kind,
-    /// Its label, without the quote.
-    pub label: Option<String>,
-    /// 1-based source line of its head.
-    pub line: u32,
-    /// Its children's ids, in order.
-    pub children: Vec<usize>,
-    /// The node may return `Running`.
-    pub can_run: bool,
-    /// The node keeps state while it runs (the compiled tree stores it).
-    pub has_state: bool,
-    /// The guard of a decider group's child: its clauses, in order.
-    pub guard: Option<Vec<Clause>>,
-    /// The pattern of a `switch` arm, as source text.
-    pub arm: Option<String>,
-    /// What the node does, with its arguments.
-    pub op: Op,
+impl Tree {
+    /// The row of the node-kind table of each node, in pre-order: the order
+    /// of the compiled tree's node table.
+    pub fn kinds(&self) -> impl Iterator<Item = kinds::Kind> + '_ {
+        self.ir.nodes.iter().map(|node| node.row)
+    }
 }
 
-/// A guard clause: what it tests, and its source text (what a trace
-/// says rejected).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Clause {
-    /// What the clause tests.
-    pub test: Test,
-    /// Its source text.
-    pub text: String,
-}
-
-/// What a guard clause tests, with its expressions as source text.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Test {
-    /// `when <bool>`
-    When(String),
-    /// `when let <pattern>: <type> = <expr>`
-    WhenLet {
-        /// The pattern.
-        pattern: String,
-        /// The expression matched.
-        expr: String,
-    },
-    /// `score <f32>`
-    Score(String),
-    /// `every(<seconds>)`
-    Every(String),
-    /// `flags(..)` (`stimuli: false`) or `stimuli(..)`, one per mode given.
-    Flags {
-        /// Tests the stimuli flags rather than the decision flags.
-        stimuli: bool,
-        /// `any`, `all` or `none`.
-        mode: FlagMode,
-        /// The flags expression.
-        expr: String,
-    },
-}
-
-/// How a node ticks, with its arguments (expressions as source text).
-#[derive(Clone, Debug, PartialEq)]
-#[allow(missing_docs)]
-pub enum Op {
-    Sequence,
-    SequenceWithMemory,
-    ReactiveSequence,
-    Select,
-    ReactiveSelect,
-    IfThenElse,
-    WhileDoElse,
-    /// `failure` is the effective threshold (also reached once `success`
-    /// became impossible); negative thresholds are resolved.
-    Parallel {
-        success: u32,
-        failure: u32,
-    },
-    ParallelAll {
-        max_failures: u32,
-    },
-    Invert,
-    ForceSuccess,
-    ForceFailure,
-    KeepRunningUntilFailure,
-    /// `None`: `forever`.
-    Repeat(Option<u32>),
-    /// `None`: `forever`.
-    Retry(Option<u32>),
-    Decider {
-        policy: Policy,
-        rng: Option<String>,
-        redecides: Option<u32>,
-    },
-    Scope {
-        enter: Option<String>,
-        tick: Option<String>,
-        exit: Option<String>,
-    },
-    Wait(String),
-    Timeout(String),
-    Delay(String),
-    Cooldown(String),
-    /// `skip`: the status returned once done, with `then_skip = true`.
-    RunOnce {
-        skip: Option<Status>,
-    },
-    Every(String),
-    After {
-        success: Option<String>,
-        failure: Option<String>,
-        finished: Option<String>,
-        halted: Option<String>,
-    },
-    /// `skip_if`, `success_if`, `failure_if`: `then` when `expr` is true.
-    Precondition {
-        expr: String,
-        then: Status,
-    },
-    RunWhile {
-        expr: String,
-        skip: Status,
-    },
-    Gate(u32),
-    GlobalCooldown(String),
-    Rendezvous {
-        n: u32,
-        role: String,
-    },
-    /// `rendezvous`: the node id of the enclosing rendezvous.
-    Sync {
-        rendezvous: usize,
-    },
-    /// `index` among the tree's monitors.
-    Monitor {
-        expr: String,
-        index: usize,
-    },
-    Switch(String),
-    Cond(String),
-    Action(String),
-    Instant(String),
-    Constant(Status),
-    /// `literal`: the leaf's struct literal (or type), as written.
-    Leaf {
-        literal: String,
-    },
-    /// `tree`: the index of the embedded tree in the program.
-    Subtree {
-        tree: usize,
-        call: String,
-    },
-}
-
+/// Source text of an expression, a pattern or a path: what the host is
+/// asked about.
 fn text(tokens: impl ToTokens) -> String {
     tokens.to_token_stream().to_string()
 }
 
-fn constant(c: Constant) -> Status {
-    match c {
-        Constant::Success => Status::Success,
-        Constant::Failure => Status::Failure,
-        Constant::Running => Status::Running,
-    }
+/// The name of the tree a subtree node embeds: the last segment of its path.
+fn embedded(path: &syn::Path) -> String {
+    path.segments
+        .last()
+        .map(|s| s.ident.to_string())
+        .unwrap_or_default()
 }
 
 impl Program {
@@ -306,25 +163,42 @@ impl Program {
             })
             .collect::<Result<_, _>>()?;
         let names: Vec<String> = lowered.iter().map(|t| t.name.to_string()).collect();
-        let mut trees = Vec::new();
         let mut problems = Vec::new();
-        for tree in &lowered {
-            let nodes = tree
-                .nodes
-                .iter()
-                .map(|node| convert(node, &names, &mut problems))
-                .collect();
-            trees.push(Tree {
-                name: tree.name.to_string(),
-                activation_times: tree.activation_times,
-                nodes,
-            });
+        for node in lowered.iter().flat_map(|tree| &tree.nodes) {
+            let at = |message: String| Diagnostic {
+                message,
+                line: node.line as usize,
+                column: node.column as usize,
+            };
+            if let Kind::Request { .. } = node.kind {
+                problems.push(at(
+                    "the interpreter does not run `request` nodes: their answers \
+                                  come from systems outside the tree"
+                        .to_string(),
+                ));
+            }
+            if let Kind::Subtree { path, .. } = &node.kind
+                && !names.contains(&embedded(path))
+            {
+                problems.push(at(format!(
+                    "subtree `{}` is not a tree of this program: the interpreter runs only \
+                     trees it has the source of",
+                    embedded(path)
+                )));
+            }
         }
-        if problems.is_empty() {
-            Ok(Program { trees })
-        } else {
-            Err(problems)
+        if !problems.is_empty() {
+            return Err(problems);
         }
+        let trees = lowered
+            .into_iter()
+            .map(|ir| Tree {
+                name: ir.name.to_string(),
+                activation_times: ir.activation_times,
+                ir,
+            })
+            .collect();
+        Ok(Program { trees })
     }
 
     /// The trees, in source order.
@@ -345,7 +219,7 @@ impl Program {
         let mut total = 0;
         for tree in &self.trees {
             offsets.push(total);
-            total += tree.nodes.len();
+            total += tree.ir.nodes.len();
         }
         let mut layout = Interpreter {
             program: self,
@@ -373,163 +247,6 @@ impl Errors {
                 }
             })
             .collect()
-    }
-}
-
-fn convert(node: &ir::Node, trees: &[String], problems: &mut Vec<Diagnostic>) -> Node {
-    let opt = |e: &Option<syn::Expr>| e.as_ref().map(text);
-    let op = match &node.kind {
-        ir::Kind::Sequence => Op::Sequence,
-        ir::Kind::SequenceWithMemory => Op::SequenceWithMemory,
-        ir::Kind::ReactiveSequence => Op::ReactiveSequence,
-        ir::Kind::Select => Op::Select,
-        ir::Kind::ReactiveSelect => Op::ReactiveSelect,
-        ir::Kind::IfThenElse => Op::IfThenElse,
-        ir::Kind::WhileDoElse => Op::WhileDoElse,
-        ir::Kind::Parallel { success, failure } => Op::Parallel {
-            success: *success,
-            failure: *failure,
-        },
-        ir::Kind::ParallelAll { max_failures } => Op::ParallelAll {
-            max_failures: *max_failures,
-        },
-        ir::Kind::Invert => Op::Invert,
-        ir::Kind::ForceSuccess => Op::ForceSuccess,
-        ir::Kind::ForceFailure => Op::ForceFailure,
-        ir::Kind::KeepRunningUntilFailure => Op::KeepRunningUntilFailure,
-        ir::Kind::Repeat(n) => Op::Repeat(*n),
-        ir::Kind::Retry(n) => Op::Retry(*n),
-        ir::Kind::Decider {
-            policy,
-            rng,
-            redecides,
-        } => Op::Decider {
-            policy: *policy,
-            rng: rng.as_ref().map(text),
-            redecides: *redecides,
-        },
-        ir::Kind::Scope { enter, tick, exit } => Op::Scope {
-            enter: opt(enter),
-            tick: opt(tick),
-            exit: opt(exit),
-        },
-        ir::Kind::Wait(d) => Op::Wait(text(d)),
-        ir::Kind::Timeout(d) => Op::Timeout(text(d)),
-        ir::Kind::Delay(d) => Op::Delay(text(d)),
-        ir::Kind::Cooldown(d) => Op::Cooldown(text(d)),
-        ir::Kind::RunOnce { skip } => Op::RunOnce {
-            skip: skip.map(constant),
-        },
-        ir::Kind::Every(d) => Op::Every(text(d)),
-        ir::Kind::After {
-            success,
-            failure,
-            finished,
-            halted,
-        } => Op::After {
-            success: opt(success),
-            failure: opt(failure),
-            finished: opt(finished),
-            halted: opt(halted),
-        },
-        ir::Kind::Precondition { expr, then } => Op::Precondition {
-            expr: text(expr),
-            then: constant(*then),
-        },
-        ir::Kind::RunWhile { expr, skip } => Op::RunWhile {
-            expr: text(expr),
-            skip: constant(*skip),
-        },
-        ir::Kind::Gate(n) => Op::Gate(*n),
-        ir::Kind::GlobalCooldown(d) => Op::GlobalCooldown(text(d)),
-        ir::Kind::Rendezvous { n, role } => Op::Rendezvous {
-            n: *n,
-            role: role.to_string(),
-        },
-        ir::Kind::Sync { rendezvous } => Op::Sync {
-            rendezvous: *rendezvous,
-        },
-        ir::Kind::Monitor { expr, index } => Op::Monitor {
-            expr: text(expr),
-            index: *index,
-        },
-        ir::Kind::Switch(e) => Op::Switch(text(e)),
-        ir::Kind::Cond(e) => Op::Cond(text(e)),
-        ir::Kind::Action(e) => Op::Action(text(e)),
-        ir::Kind::Instant(e) => Op::Instant(text(e)),
-        ir::Kind::Constant(c) => Op::Constant(constant(*c)),
-        ir::Kind::Leaf { literal, .. } => Op::Leaf {
-            literal: text(literal),
-        },
-        ir::Kind::Request { .. } => {
-            problems.push(Diagnostic {
-                message: "the interpreter does not run `request` nodes: their answers come from \
-                          systems outside the tree"
-                    .to_string(),
-                line: node.line as usize,
-                column: node.column as usize,
-            });
-            Op::Constant(Status::Running)
-        }
-        ir::Kind::Subtree { path, args, .. } => {
-            let name = path
-                .segments
-                .last()
-                .map(|s| s.ident.to_string())
-                .unwrap_or_default();
-            let tree = trees.iter().position(|t| *t == name).unwrap_or_else(|| {
-                problems.push(Diagnostic {
-                    message: format!(
-                        "subtree `{name}` is not a tree of this program: the interpreter runs \
-                         only trees it has the source of"
-                    ),
-                    line: node.line as usize,
-                    column: node.column as usize,
-                });
-                0
-            });
-            Op::Subtree {
-                tree,
-                call: format!("{}({})", text(path), text(quote::quote!(#(#args),*))),
-            }
-        }
-    };
-    let guard = node.guard.as_ref().map(|g| {
-        g.clauses
-            .iter()
-            .map(|c| Clause {
-                text: c.text.clone(),
-                test: match &c.kind {
-                    ClauseKind::When(e) => Test::When(text(e)),
-                    ClauseKind::WhenLet { pat, expr, .. } => Test::WhenLet {
-                        pattern: text(pat),
-                        expr: text(expr),
-                    },
-                    ClauseKind::Score(e) => Test::Score(text(e)),
-                    ClauseKind::Every(e) => Test::Every(text(e)),
-                    ClauseKind::Flags {
-                        stimuli,
-                        mode,
-                        expr,
-                    } => Test::Flags {
-                        stimuli: *stimuli,
-                        mode: *mode,
-                        expr: text(expr),
-                    },
-                },
-            })
-            .collect()
-    });
-    Node {
-        kind: node.row,
-        label: node.label.clone(),
-        line: node.line,
-        children: node.children.clone(),
-        can_run: node.can_run,
-        has_state: node.has_state,
-        guard,
-        arm: node.arm.as_ref().map(text),
-        op,
     }
 }
 
@@ -736,6 +453,8 @@ struct Place {
     instance: usize,
     /// The place of the enclosing rendezvous, for a `sync`.
     rendezvous: Option<usize>,
+    /// The role a `rendezvous` binds, as source text.
+    role: String,
 }
 
 /// One agent's state for an [`Interpreter`]: what runs, and what outlives
@@ -817,22 +536,27 @@ impl<'p> Interpreter<'p> {
         rendezvous: Option<usize>,
     ) -> usize {
         let place = self.places.len();
+        let n = &self.program.trees[tree].ir.nodes[node];
+        let (inner, role) = match &n.kind {
+            Kind::Rendezvous { role, .. } => (Some(place), role.to_string()),
+            _ => (rendezvous, String::new()),
+        };
         self.places.push(Place {
             tree,
             node,
             children: Vec::new(),
             instance,
             rendezvous,
+            role,
         });
-        let n = &self.program.trees[tree].nodes[node];
-        let inner = match n.op {
-            Op::Rendezvous { .. } => Some(place),
-            _ => rendezvous,
-        };
-        let children: Vec<usize> = match &n.op {
-            Op::Subtree { tree: sub, .. } => {
+        let children: Vec<usize> = match &n.kind {
+            Kind::Subtree { path, .. } => {
+                let name = embedded(path);
+                let sub = (self.program.trees.iter())
+                    .position(|t| t.name == name)
+                    .expect("parse refuses a subtree of another program");
                 self.instances += 1;
-                vec![self.lay_out(*sub, 0, self.instances - 1, None)]
+                vec![self.lay_out(sub, 0, self.instances - 1, None)]
             }
             _ => n
                 .children
@@ -861,11 +585,11 @@ impl<'p> Interpreter<'p> {
     pub fn shared(&self) -> Shared {
         let mut nodes: Vec<SharedNode> = (0..self.shared_len).map(|_| SharedNode::None).collect();
         for (t, tree) in self.program.trees.iter().enumerate() {
-            for (id, node) in tree.nodes.iter().enumerate() {
-                nodes[self.offsets[t] + id] = match node.op {
-                    Op::Gate(_) => SharedNode::Gate(Gate::new()),
-                    Op::GlobalCooldown(_) => SharedNode::Cooldown(GlobalCooldown::new()),
-                    Op::Rendezvous { .. } => SharedNode::Rendezvous(Rendezvous::new()),
+            for (id, node) in tree.ir.nodes.iter().enumerate() {
+                nodes[self.offsets[t] + id] = match node.kind {
+                    Kind::Gate(_) => SharedNode::Gate(Gate::new()),
+                    Kind::GlobalCooldown(_) => SharedNode::Cooldown(GlobalCooldown::new()),
+                    Kind::Rendezvous { .. } => SharedNode::Rendezvous(Rendezvous::new()),
                     _ => SharedNode::None,
                 };
             }
@@ -952,15 +676,15 @@ struct Run<'r, 'p, H> {
     shared: &'r Shared,
     host: &'r mut H,
     input: Input,
-    roles: Vec<(&'p str, usize)>,
+    roles: Vec<(String, usize)>,
     /// The first decider of the root tree past its bound in this tick.
     limit: Option<usize>,
 }
 
 impl<'p, H: Host> Run<'_, 'p, H> {
-    fn node(&self, p: usize) -> &'p Node {
+    fn node(&self, p: usize) -> &'p ir::Node {
         let place = &self.layout.places[p];
-        &self.layout.program.trees[place.tree].nodes[place.node]
+        &self.layout.program.trees[place.tree].ir.nodes[place.node]
     }
 
     fn child(&self, p: usize, i: usize) -> usize {
@@ -978,11 +702,14 @@ impl<'p, H: Host> Run<'_, 'p, H> {
     fn with_at<R>(&mut self, p: usize, f: impl FnOnce(&mut H, &At) -> R) -> R {
         let place = &self.layout.places[p];
         let program: &'p Program = self.layout.program;
+        let roles: Vec<(&str, usize)> = (self.roles.iter())
+            .map(|(role, assigned)| (role.as_str(), *assigned))
+            .collect();
         let at = At {
             tree: &program.trees[place.tree].name,
             node: place.node,
             place: p,
-            roles: &self.roles,
+            roles: &roles,
         };
         f(self.host, &at)
     }
@@ -1013,8 +740,9 @@ impl<'p, H: Host> Run<'_, 'p, H> {
         }
     }
 
-    fn condition(&mut self, p: usize, expr: &str) -> bool {
-        self.with_at(p, |h, at| h.condition(at, expr))
+    fn condition(&mut self, p: usize, expr: &syn::Expr) -> bool {
+        let expr = text(expr);
+        self.with_at(p, |h, at| h.condition(at, &expr))
     }
 
     /// Sends `event` at `level`, in the node at place `p`, if wanted.
@@ -1029,12 +757,14 @@ impl<'p, H: Host> Run<'_, 'p, H> {
         self.layout.places[self.child(p, i)].node
     }
 
-    fn seconds(&mut self, p: usize, expr: &str) -> f64 {
-        self.with_at(p, |h, at| h.seconds(at, expr))
+    fn seconds(&mut self, p: usize, expr: &syn::Expr) -> f64 {
+        let expr = text(expr);
+        self.with_at(p, |h, at| h.seconds(at, &expr))
     }
 
-    fn hook(&mut self, p: usize, expr: &str) -> bool {
-        self.with_at(p, |h, at| h.hook(at, expr))
+    fn hook(&mut self, p: usize, expr: &syn::Expr) -> bool {
+        let expr = text(expr);
+        self.with_at(p, |h, at| h.hook(at, &expr))
     }
 
     /// A tree instance (the root, or an embedded subtree) at place `p`:
@@ -1045,7 +775,7 @@ impl<'p, H: Host> Run<'_, 'p, H> {
             let monitors: Vec<usize> = self.monitors(instance);
             let mut fired = None;
             for m in monitors {
-                let Op::Monitor { expr, index } = &self.node(m).op else {
+                let Kind::Monitor { expr, index } = &self.node(m).kind else {
                     unreachable!()
                 };
                 if self.agent.armed[instance] & (1 << index) != 0 && self.condition(m, expr) {
@@ -1074,7 +804,7 @@ impl<'p, H: Host> Run<'_, 'p, H> {
         (0..self.layout.places.len())
             .filter(|&q| {
                 self.layout.places[q].instance == instance
-                    && matches!(self.node(q).op, Op::Monitor { .. })
+                    && matches!(self.node(q).kind, Kind::Monitor { .. })
             })
             .collect()
     }
@@ -1090,59 +820,67 @@ impl<'p, H: Host> Run<'_, 'p, H> {
     fn tick_node(&mut self, p: usize) -> Status {
         let node = self.node(p);
         use Status::{Failure, Running, Success};
-        match &node.op {
-            Op::Cond(e) => Status::from(self.condition(p, e)),
-            Op::Action(e) => self.with_at(p, |h, at| h.action(at, e)),
-            Op::Instant(e) => self.with_at(p, |h, at| h.instant(at, e)).status(),
-            Op::Constant(s) => *s,
-            Op::Leaf { literal } => {
+        match &node.kind {
+            Kind::Cond(e) => Status::from(self.condition(p, e)),
+            Kind::Action(e) => {
+                let e = text(e);
+                self.with_at(p, |h, at| h.action(at, &e))
+            }
+            Kind::Instant(e) => {
+                let e = text(e);
+                self.with_at(p, |h, at| h.instant(at, &e)).status()
+            }
+            Kind::Constant(s) => *s,
+            Kind::Request { .. } => unreachable!("a program with a request is refused"),
+            Kind::Leaf { literal, .. } => {
+                let literal = text(literal);
                 let status = if self.slot(p).active {
-                    self.with_at(p, |h, at| h.tick(at, literal))
+                    self.with_at(p, |h, at| h.tick(at, &literal))
                 } else {
-                    self.with_at(p, |h, at| h.start(at, literal))
+                    self.with_at(p, |h, at| h.start(at, &literal))
                 };
                 self.slot(p).active = status.is_running();
                 status
             }
-            Op::Subtree { .. } => {
+            Kind::Subtree { .. } => {
                 let root = self.child(p, 0);
                 self.trace(p, 6, Event::EnterSubtree);
                 let status = self.instance(root);
                 self.slot(p).active = status.is_running();
                 status
             }
-            Op::Sequence => self.one_of(p, Plain::Resume, Success),
-            Op::SequenceWithMemory => self.one_of(p, Plain::Memory, Success),
-            Op::Select => self.one_of(p, Plain::Resume, Failure),
-            Op::ReactiveSequence => self.reactive(p, Success, Failure),
-            Op::ReactiveSelect => self.reactive(p, Failure, Success),
-            Op::IfThenElse => self.if_then_else(p),
-            Op::WhileDoElse => self.while_do_else(p),
-            Op::Parallel { success, failure } => self.parallel(p, Some((*success, *failure)), 0),
-            Op::ParallelAll { max_failures } => self.parallel(p, None, *max_failures),
-            Op::Invert => self.tick(self.child(p, 0)).invert(),
-            Op::ForceSuccess => match self.tick(self.child(p, 0)) {
+            Kind::Sequence => self.one_of(p, Plain::Resume, Success),
+            Kind::SequenceWithMemory => self.one_of(p, Plain::Memory, Success),
+            Kind::Select => self.one_of(p, Plain::Resume, Failure),
+            Kind::ReactiveSequence => self.reactive(p, Success, Failure),
+            Kind::ReactiveSelect => self.reactive(p, Failure, Success),
+            Kind::IfThenElse => self.if_then_else(p),
+            Kind::WhileDoElse => self.while_do_else(p),
+            Kind::Parallel { success, failure } => self.parallel(p, Some((*success, *failure)), 0),
+            Kind::ParallelAll { max_failures } => self.parallel(p, None, *max_failures),
+            Kind::Invert => self.tick(self.child(p, 0)).invert(),
+            Kind::ForceSuccess => match self.tick(self.child(p, 0)) {
                 Running => Running,
                 _ => Success,
             },
-            Op::ForceFailure => match self.tick(self.child(p, 0)) {
+            Kind::ForceFailure => match self.tick(self.child(p, 0)) {
                 Running => Running,
                 _ => Failure,
             },
-            Op::KeepRunningUntilFailure => match self.tick(self.child(p, 0)) {
+            Kind::KeepRunningUntilFailure => match self.tick(self.child(p, 0)) {
                 Failure => Failure,
                 _ => Running,
             },
-            Op::Repeat(Some(n)) => self.repeat(p, *n, Success),
-            Op::Retry(Some(n)) => self.repeat(p, *n, Failure),
-            Op::Repeat(None) => self.forever(p, Success),
-            Op::Retry(None) => self.forever(p, Failure),
-            Op::Decider {
+            Kind::Repeat(Some(n)) => self.repeat(p, *n, Success),
+            Kind::Retry(Some(n)) => self.repeat(p, *n, Failure),
+            Kind::Repeat(None) => self.forever(p, Success),
+            Kind::Retry(None) => self.forever(p, Failure),
+            Kind::Decider {
                 policy,
                 rng,
                 redecides,
-            } => self.decider(p, *policy, rng.as_deref(), *redecides),
-            Op::Wait(d) => {
+            } => self.decider(p, *policy, rng.as_ref().map(text), *redecides),
+            Kind::Wait(d) => {
                 let now = self.input.now;
                 let start = *self.slot(p).started.get_or_insert(now);
                 let d = self.seconds(p, d);
@@ -1153,7 +891,7 @@ impl<'p, H: Host> Run<'_, 'p, H> {
                     Running
                 }
             }
-            Op::Cooldown(d) => {
+            Kind::Cooldown(d) => {
                 if self.input.now < self.slot(p).keep.ready {
                     return Failure;
                 }
@@ -1164,7 +902,7 @@ impl<'p, H: Host> Run<'_, 'p, H> {
                 }
                 status
             }
-            Op::RunOnce { skip } => {
+            Kind::RunOnce { skip } => {
                 if let Some(done) = self.slot(p).keep.once {
                     return skip.unwrap_or(done);
                 }
@@ -1174,18 +912,18 @@ impl<'p, H: Host> Run<'_, 'p, H> {
                 }
                 status
             }
-            Op::Scope { .. }
-            | Op::Timeout(_)
-            | Op::Delay(_)
-            | Op::Every(_)
-            | Op::After { .. }
-            | Op::Precondition { .. }
-            | Op::RunWhile { .. }
-            | Op::Gate(_)
-            | Op::GlobalCooldown(_) => self.latch(p),
-            Op::Rendezvous { n, role } => self.meet(p, *n, role),
-            Op::Sync { .. } => self.sync(p),
-            Op::Monitor { expr, index } => {
+            Kind::Scope { .. }
+            | Kind::Timeout(_)
+            | Kind::Delay(_)
+            | Kind::Every(_)
+            | Kind::After { .. }
+            | Kind::Precondition { .. }
+            | Kind::RunWhile { .. }
+            | Kind::Gate(_)
+            | Kind::GlobalCooldown(_) => self.latch(p),
+            Kind::Rendezvous { n, .. } => self.meet(p, *n),
+            Kind::Sync { .. } => self.sync(p),
+            Kind::Monitor { expr, index } => {
                 let instance = self.layout.places[p].instance;
                 if self.condition(p, expr) {
                     self.agent.armed[instance] &= !(1 << index);
@@ -1195,13 +933,20 @@ impl<'p, H: Host> Run<'_, 'p, H> {
                     Failure
                 }
             }
-            Op::Switch(e) => {
-                let patterns: Vec<&str> = self.layout.places[p]
+            Kind::Switch(e) => {
+                let patterns: Vec<String> = self.layout.places[p]
                     .children
                     .iter()
-                    .map(|&c| self.node(c).arm.as_deref().unwrap_or("_"))
+                    .map(|&c| {
+                        self.node(c)
+                            .arm
+                            .as_ref()
+                            .map_or_else(|| "_".to_string(), text)
+                    })
                     .collect();
-                let k = self.with_at(p, |h, at| h.arm(at, e, &patterns));
+                let patterns: Vec<&str> = patterns.iter().map(String::as_str).collect();
+                let e = text(e);
+                let k = self.with_at(p, |h, at| h.arm(at, &e, &patterns));
                 if self.slot(p).child.is_some_and(|c| c != k) {
                     self.halt(p);
                 }
@@ -1386,18 +1131,18 @@ impl<'p, H: Host> Run<'_, 'p, H> {
     fn latch(&mut self, p: usize) -> Status {
         let node = self.node(p);
         let now = self.input.now;
-        let refuse = match &node.op {
-            Op::Precondition { then, .. } => *then,
-            Op::RunWhile { skip, .. } => *skip,
+        let refuse = match &node.kind {
+            Kind::Precondition { then, .. } => *then,
+            Kind::RunWhile { skip, .. } => *skip,
             _ => Status::Failure,
         };
         if !self.slot(p).active {
-            let enter = match &node.op {
-                Op::Scope { enter: Some(e), .. } => self.hook(p, e),
-                Op::Precondition { expr, .. } => !self.condition(p, expr),
-                Op::Gate(n) => rt::gate_enter(self.gate(p), *n),
-                Op::GlobalCooldown(_) => self.cooldown(p).is_ready(now),
-                Op::Every(_) => now >= self.slot(p).keep.period,
+            let enter = match &node.kind {
+                Kind::Scope { enter: Some(e), .. } => self.hook(p, e),
+                Kind::Precondition { expr, .. } => !self.condition(p, expr),
+                Kind::Gate(n) => rt::gate_enter(self.gate(p), *n),
+                Kind::GlobalCooldown(_) => self.cooldown(p).is_ready(now),
+                Kind::Every(_) => now >= self.slot(p).keep.period,
                 _ => true,
             };
             if !enter {
@@ -1406,25 +1151,25 @@ impl<'p, H: Host> Run<'_, 'p, H> {
             let slot = self.slot(p);
             slot.active = true;
             slot.since = now;
-            if let Op::Every(d) = &node.op {
+            if let Kind::Every(d) = &node.kind {
                 let d = self.seconds(p, d);
                 self.slot(p).keep.period = now + d;
             }
         }
-        let stop = match &node.op {
-            Op::Scope { tick: Some(e), .. } => !self.hook(p, e),
-            Op::Timeout(d) if node.has_state => {
+        let stop = match &node.kind {
+            Kind::Scope { tick: Some(e), .. } => !self.hook(p, e),
+            Kind::Timeout(d) if node.has_state => {
                 let d = self.seconds(p, d);
                 d > 0.0 && now - self.slot(p).since >= d
             }
-            Op::RunWhile { expr, .. } => !self.condition(p, expr),
+            Kind::RunWhile { expr, .. } => !self.condition(p, expr),
             _ => false,
         };
         if stop {
             self.halt(p);
             return refuse;
         }
-        if let Op::Delay(d) = &node.op
+        if let Kind::Delay(d) = &node.kind
             && !self.slot(p).passed
         {
             let d = self.seconds(p, d);
@@ -1437,13 +1182,13 @@ impl<'p, H: Host> Run<'_, 'p, H> {
         if status.is_done() {
             self.slot(p).active = false;
             self.release(p, false);
-            match &node.op {
-                Op::Delay(_) => self.slot(p).passed = false,
-                Op::GlobalCooldown(d) => {
+            match &node.kind {
+                Kind::Delay(_) => self.slot(p).passed = false,
+                Kind::GlobalCooldown(d) => {
                     let d = self.seconds(p, d);
                     rt::cooldown_start(self.cooldown(p), now, d);
                 }
-                Op::After {
+                Kind::After {
                     success,
                     failure,
                     finished,
@@ -1467,12 +1212,12 @@ impl<'p, H: Host> Run<'_, 'p, H> {
     /// Gives back what entering a latch took; `halted`: the node is being
     /// halted (an `after`'s `halted` hook runs only then).
     fn release(&mut self, p: usize, halted: bool) {
-        match &self.node(p).op {
-            Op::Gate(_) => rt::gate_leave(self.gate(p)),
-            Op::Scope { exit: Some(e), .. } => {
+        match &self.node(p).kind {
+            Kind::Gate(_) => rt::gate_leave(self.gate(p)),
+            Kind::Scope { exit: Some(e), .. } => {
                 self.hook(p, e);
             }
-            Op::After {
+            Kind::After {
                 halted: Some(e), ..
             } if halted => {
                 self.hook(p, e);
@@ -1482,7 +1227,7 @@ impl<'p, H: Host> Run<'_, 'p, H> {
     }
 
     /// `rendezvous(n) as role`: join, wait for the group, run the child.
-    fn meet(&mut self, p: usize, n: u32, role: &'p str) -> Status {
+    fn meet(&mut self, p: usize, n: u32) -> Status {
         if self.slot(p).member.phase == rt::Phase::Idle {
             match rt::rendezvous_join(self.rendezvous(p), n) {
                 Some((generation, assigned)) => {
@@ -1507,6 +1252,7 @@ impl<'p, H: Host> Run<'_, 'p, H> {
             }
         }
         let assigned = usize::from(self.slot(p).member.role);
+        let role = self.layout.places[p].role.clone();
         self.roles.push((role, assigned));
         let status = self.tick(self.child(p, 0));
         self.roles.pop();
@@ -1523,7 +1269,7 @@ impl<'p, H: Host> Run<'_, 'p, H> {
         let r = self.layout.places[p]
             .rendezvous
             .expect("check puts every sync inside a rendezvous");
-        let Op::Rendezvous { n, .. } = self.node(r).op else {
+        let Kind::Rendezvous { n, .. } = self.node(r).kind else {
             unreachable!("a sync's rendezvous")
         };
         let generation = self.agent.slots[r].member.generation;
@@ -1553,7 +1299,7 @@ impl<'p, H: Host> Run<'_, 'p, H> {
         &mut self,
         p: usize,
         policy: Policy,
-        rng: Option<&str>,
+        rng: Option<String>,
         redecides: Option<u32>,
     ) -> Status {
         let n = self.children(p);
@@ -1584,7 +1330,7 @@ impl<'p, H: Host> Run<'_, 'p, H> {
                             }
                         }
                     }
-                    let rng = rng.unwrap_or_default();
+                    let rng = rng.as_deref().unwrap_or_default();
                     let pick = match policy {
                         Policy::Random => self.with_at(p, |h, at| h.pick(at, rng, accepted)),
                         Policy::Shuffle => {
@@ -1692,18 +1438,20 @@ impl<'p, H: Host> Run<'_, 'p, H> {
             return None;
         }
         let mut score = 1.0;
-        let clauses: &'p [Clause] = self.node(c).guard.as_deref().unwrap_or_default();
+        let clauses: &'p [ir::Clause] = self.node(c).guard.as_ref().map_or(&[], |g| &g.clauses);
         for clause in clauses {
-            let accepts = match &clause.test {
-                Test::When(e) => self.condition(c, e),
-                Test::WhenLet { pattern, expr } => {
-                    self.with_at(c, |h, at| h.matches(at, expr, pattern))
+            let accepts = match &clause.kind {
+                ClauseKind::When(e) => self.condition(c, e),
+                ClauseKind::WhenLet { pat, expr, .. } => {
+                    let (pattern, expr) = (text(pat), text(expr));
+                    self.with_at(c, |h, at| h.matches(at, &expr, &pattern))
                 }
-                Test::Score(e) => {
-                    score = self.with_at(c, |h, at| h.score(at, e));
+                ClauseKind::Score(e) => {
+                    let e = text(e);
+                    score = self.with_at(c, |h, at| h.score(at, &e));
                     score > 0.0
                 }
-                Test::Every(d) => {
+                ClauseKind::Every(d) => {
                     let now = self.input.now;
                     if now < self.slot(c).keep.every {
                         false
@@ -1713,7 +1461,7 @@ impl<'p, H: Host> Run<'_, 'p, H> {
                         true
                     }
                 }
-                Test::Flags {
+                ClauseKind::Flags {
                     stimuli,
                     mode,
                     expr,
@@ -1723,7 +1471,8 @@ impl<'p, H: Host> Run<'_, 'p, H> {
                     } else {
                         self.input.decision
                     };
-                    let want = self.with_at(c, |h, at| h.flags(at, expr));
+                    let expr = text(expr);
+                    let want = self.with_at(c, |h, at| h.flags(at, &expr));
                     match mode {
                         FlagMode::Any => have & want != 0,
                         FlagMode::All => have & want == want,
@@ -1746,19 +1495,20 @@ impl<'p, H: Host> Run<'_, 'p, H> {
     /// back what entering took; what outlives activity stays.
     fn halt(&mut self, p: usize) {
         let node = self.node(p);
-        match &node.op {
-            Op::Leaf { literal } if self.slot(p).active => {
+        match &node.kind {
+            Kind::Leaf { literal, .. } if self.slot(p).active => {
                 self.slot(p).active = false;
-                self.with_at(p, |h, at| h.halt(at, literal));
+                let literal = text(literal);
+                self.with_at(p, |h, at| h.halt(at, &literal));
             }
-            Op::Subtree { .. } => {
+            Kind::Subtree { .. } => {
                 let root = self.child(p, 0);
                 self.halt(root);
                 let instance = self.layout.places[root].instance;
                 self.agent.armed[instance] = 0;
                 self.slot(p).active = false;
             }
-            Op::Parallel { .. } | Op::ParallelAll { .. } => {
+            Kind::Parallel { .. } | Kind::ParallelAll { .. } => {
                 for i in 0..self.children(p) {
                     self.halt(self.child(p, i));
                 }
@@ -1766,7 +1516,7 @@ impl<'p, H: Host> Run<'_, 'p, H> {
                 slot.succeeded = 0;
                 slot.failed = 0;
             }
-            Op::Rendezvous { n, .. } => {
+            Kind::Rendezvous { n, .. } => {
                 if self.slot(p).member.phase != rt::Phase::Idle {
                     self.halt(self.child(p, 0));
                     let generation = self.slot(p).member.generation;
@@ -1774,17 +1524,17 @@ impl<'p, H: Host> Run<'_, 'p, H> {
                 }
                 self.slot(p).member = rt::Member::default();
             }
-            Op::Wait(_) => self.slot(p).started = None,
-            Op::Sync { .. } => self.slot(p).arrived = false,
-            Op::Scope { .. }
-            | Op::Timeout(_)
-            | Op::Delay(_)
-            | Op::Every(_)
-            | Op::After { .. }
-            | Op::Precondition { .. }
-            | Op::RunWhile { .. }
-            | Op::Gate(_)
-            | Op::GlobalCooldown(_) => {
+            Kind::Wait(_) => self.slot(p).started = None,
+            Kind::Sync { .. } => self.slot(p).arrived = false,
+            Kind::Scope { .. }
+            | Kind::Timeout(_)
+            | Kind::Delay(_)
+            | Kind::Every(_)
+            | Kind::After { .. }
+            | Kind::Precondition { .. }
+            | Kind::RunWhile { .. }
+            | Kind::Gate(_)
+            | Kind::GlobalCooldown(_) => {
                 if self.slot(p).active {
                     self.halt(self.child(p, 0));
                     self.release(p, true);
@@ -1793,28 +1543,28 @@ impl<'p, H: Host> Run<'_, 'p, H> {
                 slot.active = false;
                 slot.passed = false;
             }
-            Op::Repeat(_) | Op::Retry(_) => {
+            Kind::Repeat(_) | Kind::Retry(_) => {
                 self.halt(self.child(p, 0));
                 let slot = self.slot(p);
                 slot.count = 0;
                 slot.running = false;
                 slot.active = false;
             }
-            Op::Invert
-            | Op::ForceSuccess
-            | Op::ForceFailure
-            | Op::KeepRunningUntilFailure
-            | Op::Cooldown(_)
-            | Op::RunOnce { .. } => self.halt(self.child(p, 0)),
-            Op::Sequence
-            | Op::SequenceWithMemory
-            | Op::ReactiveSequence
-            | Op::Select
-            | Op::ReactiveSelect
-            | Op::IfThenElse
-            | Op::WhileDoElse
-            | Op::Switch(_)
-            | Op::Decider { .. } => {
+            Kind::Invert
+            | Kind::ForceSuccess
+            | Kind::ForceFailure
+            | Kind::KeepRunningUntilFailure
+            | Kind::Cooldown(_)
+            | Kind::RunOnce { .. } => self.halt(self.child(p, 0)),
+            Kind::Sequence
+            | Kind::SequenceWithMemory
+            | Kind::ReactiveSequence
+            | Kind::Select
+            | Kind::ReactiveSelect
+            | Kind::IfThenElse
+            | Kind::WhileDoElse
+            | Kind::Switch(_)
+            | Kind::Decider { .. } => {
                 if let Some(i) = self.slot(p).child.take() {
                     self.halt(self.child(p, i));
                 }

@@ -6,6 +6,7 @@
 //! children, and the two facts that decide the state layout, `can_run` and
 //! `has_state`.
 
+use bt_runtime::Status;
 use syn::{Attribute, Expr, Ident, Pat, Path, Type, Visibility};
 
 pub struct Tree {
@@ -235,7 +236,7 @@ pub enum Kind {
     Cooldown(Expr),
     /// `run_once { a }`; with `then_skip = true`, `skip` is the status
     /// its parent passes over.
-    RunOnce { skip: Option<Constant> },
+    RunOnce { skip: Option<Status> },
     /// e.g. `every(2.0) { a }`
     Every(Expr),
     /// e.g. `after(success = me.cheer(), halted = me.reset()) { a }`
@@ -248,10 +249,10 @@ pub enum Kind {
     /// `skip_if(e)`, `success_if(e)`, `failure_if(e)`: checked before the
     /// child starts; when true, the node returns `then` without ticking it
     /// (for `skip_if`, the status its parent passes over).
-    Precondition { expr: Expr, then: Constant },
+    Precondition { expr: Expr, then: Status },
     /// e.g. `run_while(me.sees_enemy()) { a }`; `skip` is the status its
     /// parent passes over.
-    RunWhile { expr: Expr, skip: Constant },
+    RunWhile { expr: Expr, skip: Status },
     /// e.g. `gate(3) { a }`
     Gate(u32),
     /// e.g. `global_cooldown(10.0) { a }`
@@ -278,7 +279,7 @@ pub enum Kind {
     /// e.g. `instant me.shout()`
     Instant(Expr),
     /// `success`, `failure`, `running`
-    Constant(Constant),
+    Constant(Status),
     /// e.g. `MoveTo { to: pos }`
     Leaf { path: Path, literal: Expr },
     /// e.g. `Patrol(me, cx)`; `paren` is the span of the argument list.
@@ -287,14 +288,6 @@ pub enum Kind {
         args: Vec<Expr>,
         paren: proc_macro2::Span,
     },
-}
-
-/// `success`, `failure` or `running`.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Constant {
-    Success,
-    Failure,
-    Running,
 }
 
 /// How a decider group chooses a child.

@@ -4,8 +4,9 @@
 use crate::args::{Value, Values};
 use crate::ast::{self, NodeKind};
 use crate::check;
-use crate::ir::{self, Constant, Field, FlagMode, Keep, Kind, Node, Policy, Release, Shape, Tree};
+use crate::ir::{self, Field, FlagMode, Keep, Kind, Node, Policy, Release, Shape, Tree};
 use crate::kinds;
+use bt_runtime::Status;
 use proc_macro2::Span;
 use quote::ToTokens;
 
@@ -85,9 +86,9 @@ fn push(
                 children: children.len(),
                 skip: skip.map(|success| {
                     if success {
-                        Constant::Success
+                        Status::Success
                     } else {
-                        Constant::Failure
+                        Status::Failure
                     }
                 }),
                 binding: binding.as_ref(),
@@ -158,7 +159,7 @@ struct Place<'a> {
     children: usize,
     /// The status the parent passes over (Success under a sequence,
     /// Failure under a select), if it has such a parent.
-    skip: Option<Constant>,
+    skip: Option<Status>,
     binding: Option<&'a syn::Ident>,
     /// The innermost enclosing rendezvous.
     rendezvous: Option<usize>,
@@ -242,11 +243,11 @@ fn keyword_kind(kind: kinds::Kind, values: &Values, at: Place) -> Option<Kind> {
         },
         K::SuccessIf => Kind::Precondition {
             expr: values.expr("expression")?.clone(),
-            then: Constant::Success,
+            then: Status::Success,
         },
         K::FailureIf => Kind::Precondition {
             expr: values.expr("expression")?.clone(),
-            then: Constant::Failure,
+            then: Status::Failure,
         },
         K::RunWhile => Kind::RunWhile {
             expr: values.expr("expression")?.clone(),
@@ -274,9 +275,9 @@ fn keyword_kind(kind: kinds::Kind, values: &Values, at: Place) -> Option<Kind> {
             request: values.expr("request")?.clone(),
             slot: u32::try_from(at.requests).ok()?,
         },
-        K::Success => Kind::Constant(Constant::Success),
-        K::Failure => Kind::Constant(Constant::Failure),
-        K::Running => Kind::Constant(Constant::Running),
+        K::Success => Kind::Constant(Status::Success),
+        K::Failure => Kind::Constant(Status::Failure),
+        K::Running => Kind::Constant(Status::Running),
         K::Cond | K::Action | K::Instant | K::Leaf | K::Subtree => return None,
     })
 }
@@ -347,8 +348,8 @@ fn analyse(nodes: &mut [Node], times: bool) {
         let (can_run, has_state) = match &nodes[id].kind {
             Kind::Cond(_)
             | Kind::Instant(_)
-            | Kind::Constant(Constant::Success | Constant::Failure) => (false, false),
-            Kind::Action(_) | Kind::Constant(Constant::Running) => (true, false),
+            | Kind::Constant(Status::Success | Status::Failure) => (false, false),
+            Kind::Action(_) | Kind::Constant(Status::Running) => (true, false),
             Kind::Leaf { .. } | Kind::Subtree { .. } => (true, true),
             Kind::Invert
             | Kind::ForceSuccess

@@ -17,11 +17,8 @@ mod trees {
 #[test]
 fn the_generated_trees_use_every_node_kind() {
     let program = Program::parse(SOURCE).expect("the generated trees are valid");
-    let used: std::collections::HashSet<_> = program
-        .trees()
-        .iter()
-        .flat_map(|t| t.nodes.iter().map(|n| n.kind))
-        .collect();
+    let used: std::collections::HashSet<_> =
+        program.trees().iter().flat_map(|t| t.kinds()).collect();
     // `request` waits for answers from systems outside the tree, which the
     // interpreter does not model; tests/requests.rs checks it (exact
     // message streams, and the exactly-once rule under random preemption).

@@ -7,6 +7,7 @@
 //! the other) when it changes.
 
 use super::{Gen, names, status};
+use bt_runtime::Status;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -21,7 +22,11 @@ impl Gen<'_> {
         let (c, then) = (node.children[0], node.children[1]);
         let otherwise = node.children.get(2).copied();
         let (r, pick) = (names::result(), names::pick());
-        let (ok, fail, running) = (status("Success"), status("Failure"), status("Running"));
+        let (ok, fail, running) = (
+            status(Status::Success),
+            status(Status::Failure),
+            status(Status::Running),
+        );
         // A finished condition left the enum `Idle`.
         let on_failure = match otherwise {
             Some(_) => quote!(false),
@@ -82,7 +87,11 @@ impl Gen<'_> {
         let otherwise = node.children.get(2).copied();
         let r = names::result();
         let args = self.args();
-        let (ok, fail, running) = (status("Success"), status("Failure"), status("Running"));
+        let (ok, fail, running) = (
+            status(Status::Success),
+            status(Status::Failure),
+            status(Status::Running),
+        );
         let halt = node.has_state.then(|| quote!(#place.halt(#args);));
         let condition = self.reactive_condition(id, c);
         let then_branch = self.in_variant(id, then, true);

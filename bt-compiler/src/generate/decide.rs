@@ -21,6 +21,7 @@
 
 use super::{Gen, mask_for, names, status};
 use crate::ir::{ClauseKind, FlagMode, Keep, Policy, Shape};
+use bt_runtime::Status;
 use proc_macro2::{Literal, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
@@ -122,7 +123,11 @@ impl Gen<'_> {
             names::index(),
             names::fresh(),
         );
-        let (running, ok, fail) = (status("Running"), status("Success"), status("Failure"));
+        let (running, ok, fail) = (
+            status(Status::Running),
+            status(Status::Success),
+            status(Status::Failure),
+        );
         let nodes = names::nodes();
         let children = &node.children;
         let child_info = quote!(&#nodes[[#(#children),*][#i]]);

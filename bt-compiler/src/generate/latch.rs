@@ -10,9 +10,9 @@
 //! latch and `t` the entry time. Without state the child finishes within
 //! the tick, so the node enters, runs the child and leaves in one go.
 
-use super::constant;
 use super::{Gen, names, status};
-use crate::ir::{Constant, Field, Keep, Kind, Release, Shape};
+use crate::ir::{Field, Keep, Kind, Release, Shape};
+use bt_runtime::Status;
 use proc_macro2::{Literal, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
@@ -77,7 +77,7 @@ impl Gen<'_> {
             hold,
             finish,
         } = latch;
-        let refuse = refuse.unwrap_or_else(|| status("Failure"));
+        let refuse = refuse.unwrap_or_else(|| status(Status::Failure));
         let enter = enter.map(|condition| quote!(if !(#condition) { break #label #refuse; }));
         if !node.has_state {
             let stop = stop.map(|(setup, condition)| {
@@ -154,7 +154,7 @@ impl Gen<'_> {
         &self,
         id: usize,
         expr: &syn::Expr,
-        then: Constant,
+        then: Status,
         while_running: bool,
     ) -> TokenStream {
         let condition = self.condition(expr);
@@ -167,7 +167,7 @@ impl Gen<'_> {
         self.latch(
             id,
             Latch {
-                refuse: Some(constant(then)),
+                refuse: Some(status(then)),
                 enter,
                 stop,
                 ..Latch::default()
@@ -274,7 +274,7 @@ impl Gen<'_> {
         let (label, place) = (self.label(id), self.place(id));
         let (now, d) = (names::now(), names::seconds());
         let seconds = self.seconds(duration);
-        let running = status("Running");
+        let running = status(Status::Running);
         self.latch(
             id,
             Latch {

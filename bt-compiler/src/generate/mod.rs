@@ -25,6 +25,7 @@ mod views;
 
 use crate::ast::TreeDef;
 use crate::ir::{Keep, Kind, Shape, Tree};
+use bt_runtime::Status;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 use syn::Lifetime;
@@ -771,19 +772,13 @@ impl Gen<'_> {
     }
 }
 
-/// `::__bt::Status::Success` etc.
-fn status(name: &str) -> TokenStream {
-    let variant = Ident::new(name, Span::call_site());
-    quote!(::__bt::Status::#variant)
-}
-
-/// `::__bt::Status::Success` etc. for a constant status.
-fn constant(c: crate::ir::Constant) -> TokenStream {
-    status(match c {
-        crate::ir::Constant::Success => "Success",
-        crate::ir::Constant::Failure => "Failure",
-        crate::ir::Constant::Running => "Running",
-    })
+/// `::__bt::Status::Success` etc.: a status, as generated code writes it.
+fn status(status: Status) -> TokenStream {
+    match status {
+        Status::Success => quote!(::__bt::Status::Success),
+        Status::Failure => quote!(::__bt::Status::Failure),
+        Status::Running => quote!(::__bt::Status::Running),
+    }
 }
 
 /// The narrowest unsigned integer holding `max`, fully qualified.

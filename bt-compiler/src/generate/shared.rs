@@ -9,6 +9,7 @@
 
 use super::{Gen, names, status};
 use crate::ir::Kind;
+use bt_runtime::Status;
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
@@ -115,7 +116,11 @@ impl Gen<'_> {
         let shared = self.shared_place(id);
         let member = names::member(id);
         let n = Literal::u32_unsuffixed(n);
-        let (r, fail, running) = (names::result(), status("Failure"), status("Running"));
+        let (r, fail, running) = (
+            names::result(),
+            status(Status::Failure),
+            status(Status::Running),
+        );
         let (generation, assigned) = (names::generation(), names::role());
         let child = self.child_in_field(id);
         quote! {
@@ -166,7 +171,11 @@ impl Gen<'_> {
             unreachable!("check puts every sync inside a rendezvous")
         };
         let n = Literal::u32_unsuffixed(n);
-        let (ok, fail, running) = (status("Success"), status("Failure"), status("Running"));
+        let (ok, fail, running) = (
+            status(Status::Success),
+            status(Status::Failure),
+            status(Status::Running),
+        );
         quote! {{
             if !*#place {
                 ::__bt::__private::rendezvous_arrive(&#shared, #member.generation);
@@ -192,7 +201,7 @@ impl Gen<'_> {
     pub(super) fn monitor(&self, expr: &syn::Expr, index: usize) -> TokenStream {
         let monitors = names::monitors();
         let bit = self.monitor_bit(index);
-        let (ok, fail) = (status("Success"), status("Failure"));
+        let (ok, fail) = (status(Status::Success), status(Status::Failure));
         let test = quote_spanned!(expr.span()=> if #expr);
         quote! {{
             #test {

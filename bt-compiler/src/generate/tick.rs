@@ -8,6 +8,7 @@
 
 use super::{Gen, names, status};
 use crate::ir::{Field, Keep, Kind, Shape};
+use bt_runtime::Status;
 use proc_macro2::{Literal, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
@@ -246,7 +247,7 @@ impl Gen<'_> {
         let node = self.tree.node(id);
         match &node.kind {
             Kind::Cond(expr) => {
-                let (ok, fail) = (status("Success"), status("Failure"));
+                let (ok, fail) = (status(Status::Success), status(Status::Failure));
                 quote_spanned!(expr.span()=> if #expr { #ok } else { #fail })
             }
             Kind::Action(expr) => {
@@ -259,7 +260,7 @@ impl Gen<'_> {
                 let r = names::result();
                 quote!({ let #r: #ty = #expr; ::__bt::Outcome::status(#r) })
             }
-            Kind::Constant(c) => super::constant(*c),
+            Kind::Constant(c) => super::status(*c),
             Kind::Leaf { path, literal } => self.leaf(id, path, literal),
             Kind::Request {
                 stream,
@@ -275,11 +276,17 @@ impl Gen<'_> {
                 let enter = self.trace(6, id, quote!(EnterSubtree));
                 quote!({ #enter #call })
             }
-            Kind::Sequence => self.one_of(id, OneOf::Plain, "Success", "Failure"),
-            Kind::SequenceWithMemory => self.one_of(id, OneOf::Memory, "Success", "Failure"),
-            Kind::Select => self.one_of(id, OneOf::Plain, "Failure", "Success"),
-            Kind::ReactiveSequence => self.one_of(id, OneOf::Reactive, "Success", "Failure"),
-            Kind::ReactiveSelect => self.one_of(id, OneOf::Reactive, "Failure", "Success"),
+            Kind::Sequence => self.one_of(id, OneOf::Plain, Status::Success, Status::Failure),
+            Kind::SequenceWithMemory => {
+                self.one_of(id, OneOf::Memory, Status::Success, Status::Failure)
+            }
+            Kind::Select => self.one_of(id, OneOf::Plain, Status::Failure, Status::Success),
+            Kind::ReactiveSequence => {
+                self.one_of(id, OneOf::Reactive, Status::Success, Status::Failure)
+            }
+            Kind::ReactiveSelect => {
+                self.one_of(id, OneOf::Reactive, Status::Failure, Status::Success)
+            }
             Kind::IfThenElse => self.if_then_else(id),
             Kind::WhileDoElse => self.while_do_else(id),
             Kind::Parallel { success, failure } => self.parallel(
@@ -294,10 +301,10 @@ impl Gen<'_> {
             | Kind::ForceSuccess
             | Kind::ForceFailure
             | Kind::KeepRunningUntilFailure => self.decorator(id),
-            Kind::Repeat(Some(n)) => self.repeat(id, *n, "Success", "Failure"),
-            Kind::Retry(Some(n)) => self.repeat(id, *n, "Failure", "Success"),
-            Kind::Repeat(None) => self.forever(id, "Success", "Failure"),
-            Kind::Retry(None) => self.forever(id, "Failure", "Success"),
+            Kind::Repeat(Some(n)) => self.repeat(id, *n, Status::Success, Status::Failure),
+            Kind::Retry(Some(n)) => self.repeat(id, *n, Status::Failure, Status::Success),
+            Kind::Repeat(None) => self.forever(id, Status::Success, Status::Failure),
+            Kind::Retry(None) => self.forever(id, Status::Failure, Status::Success),
             Kind::Decider {
                 policy,
                 rng,
@@ -461,7 +468,11 @@ impl Gen<'_> {
             .context
             .as_ref()
             .expect("checked: a request has a context");
-        let (running, g, r) = (status("Running"), names::generation(), names::result());
+        let (running, g, r) = (
+            status(Status::Running),
+            names::generation(),
+            names::result(),
+        );
         let start = quote_spanned! {request.span()=>
             ::__bt::__private::request_start(&mut *#stream, &#cx, #slot, #request, &mut #keep.#field)
         };
@@ -549,13 +560,14 @@ impl Gen<'_> {
     /// of nested blocks, one per child that can be resumed, and a `match`
     /// at the innermost level breaks out to the block after which the
     /// running child's code starts.
-    fn one_of(&self, id: usize, form: OneOf, next: &str, stop: &str) -> TokenStream {
+    fn one_of(&self, id: usize, form: OneOf, next: Status, stop: Status) -> TokenStream {
         let reactive = form == OneOf::Reactive;
         let memory = self.memory(id);
         let node = self.tree.node(id);
         let (label, place, ty) = self.frame(id);
         let r = names::result();
-        let (next_status, stop_status, running) = (status(next), status(stop), status("Running"));
+        let (next_status, stop_status, running) =
+            (status(next), status(stop), status(Status::Running));
         let args = self.args();
         // A node that is its leaf's memory has no state of its own: the
         // leaf's code stores and clears the holder's variant or running bit,
@@ -908,7 +920,11 @@ impl Gen<'_> {
         let (label, place) = (self.label(id), self.place(id));
         let r = names::result();
         let args = self.args();
-        let (ok, fail, running) = (status("Success"), status("Failure"), status("Running"));
+        let (ok, fail, running) = (
+            status(Status::Success),
+            status(Status::Failure),
+            status(Status::Running),
+        );
         let scratch = self.scratch(id);
         // Without a `failed` mask, the first failure ends the node.
         let failed = match &node.shape {
@@ -1030,19 +1046,19 @@ impl Gen<'_> {
         let pass = self.pass_place(id);
         let eval = self.eval(c);
         let r = names::result();
-        let running = status("Running");
+        let running = status(Status::Running);
         let result = match node.kind {
             Kind::Invert => quote!(::__bt::Status::invert(#r)),
             Kind::ForceSuccess => {
-                let ok = status("Success");
+                let ok = status(Status::Success);
                 quote!(if #r.is_running() { #running } else { #ok })
             }
             Kind::KeepRunningUntilFailure => {
-                let fail = status("Failure");
+                let fail = status(Status::Failure);
                 quote!(if #r.is_failure() { #fail } else { #running })
             }
             _ => {
-                let fail = status("Failure");
+                let fail = status(Status::Failure);
                 quote!(if #r.is_running() { #running } else { #fail })
             }
         };
@@ -1056,12 +1072,13 @@ impl Gen<'_> {
     /// `repeat(n)` (again while the child succeeds) and `retry(n)` (again
     /// while it fails): at most `n` runs of the child, looping within one
     /// tick while the child finishes at once.
-    fn repeat(&self, id: usize, n: u32, again: &str, stop: &str) -> TokenStream {
+    fn repeat(&self, id: usize, n: u32, again: Status, stop: Status) -> TokenStream {
         let node = self.tree.node(id);
         let c = node.children[0];
         let (label, place) = (self.label(id), self.place(id));
         let r = names::result();
-        let (again_status, stop_status, running) = (status(again), status(stop), status("Running"));
+        let (again_status, stop_status, running) =
+            (status(again), status(stop), status(Status::Running));
         let scratch = self.scratch(id);
         let setup = self.tree.node(c).has_state.then(|| {
             let child_place = self.place(c);
@@ -1111,10 +1128,11 @@ impl Gen<'_> {
     /// makes the node return `Running` (the next tick starts the next run);
     /// a run resumed from an earlier tick that ends so starts the next run
     /// at once. So a tick starts at most one run, and never loops forever.
-    fn forever(&self, id: usize, again: &str, stop: &str) -> TokenStream {
+    fn forever(&self, id: usize, again: Status, stop: Status) -> TokenStream {
         let (label, place) = (self.label(id), self.place(id));
         let (r, fresh) = (names::result(), names::fresh());
-        let (again_status, stop_status, running) = (status(again), status(stop), status("Running"));
+        let (again_status, stop_status, running) =
+            (status(again), status(stop), status(Status::Running));
         let child = self.child_in_field(id);
         quote! {{
             let mut #fresh: ::core::primitive::bool = !#place.running;

@@ -3,7 +3,8 @@
 //! `__now`; durations are read each tick they are needed.
 
 use super::{Gen, names, status};
-use crate::ir::{Constant, Keep, Shape};
+use crate::ir::{Keep, Shape};
+use bt_runtime::Status;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -13,7 +14,7 @@ impl Gen<'_> {
         let place = self.place(id);
         let (now, start, d) = (names::now(), names::start(), names::seconds());
         let seconds = self.seconds(duration);
-        let (ok, running) = (status("Success"), status("Running"));
+        let (ok, running) = (status(Status::Success), status(Status::Running));
         quote! {{
             let #start: ::core::primitive::f64 = *#place.get_or_insert(#now);
             #seconds
@@ -40,7 +41,7 @@ impl Gen<'_> {
         );
         let field = names::keep_field(id, Keep::Ready);
         let seconds = self.seconds(duration);
-        let fail = status("Failure");
+        let fail = status(Status::Failure);
         let pass = self.pass_place(id);
         let eval = self.eval(c);
         quote! {
@@ -62,18 +63,22 @@ impl Gen<'_> {
     /// `run_once { child }`: the child runs until it finishes once; later
     /// ticks return the status it finished with, without ticking it; with
     /// `then_skip = true`, `skip`, the status its parent passes over.
-    pub(super) fn run_once(&self, id: usize, skip: Option<Constant>) -> TokenStream {
+    pub(super) fn run_once(&self, id: usize, skip: Option<Status>) -> TokenStream {
         let node = self.tree.node(id);
         let c = node.children[0];
         let label = self.label(id);
         let (keep, r) = (names::keep(), names::result());
         let field = names::keep_field(id, Keep::Once);
-        let (ok, fail, running) = (status("Success"), status("Failure"), status("Running"));
+        let (ok, fail, running) = (
+            status(Status::Success),
+            status(Status::Failure),
+            status(Status::Running),
+        );
         let pass = self.pass_place(id);
         let eval = self.eval(c);
         let done = match skip {
             Some(skip) => {
-                let skip = super::constant(skip);
+                let skip = super::status(skip);
                 quote!(if #keep.#field != 0 { break #label #skip; })
             }
             None => quote! {

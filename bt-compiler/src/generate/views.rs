@@ -7,8 +7,9 @@
 //! `view` module; the node-kind table says which kinds are built-ins.
 
 use super::Gen;
-use crate::ir::{Constant, Kind, Node};
+use crate::ir::{Kind, Node};
 use crate::kinds::{Btcpp, Category, KINDS};
+use bt_runtime::Status;
 use bt_runtime::view::{Form, TreeView, XmlPart};
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -335,7 +336,7 @@ fn btcpp_id(node: &Node) -> String {
         (_, Btcpp::Builtin(name)) => name.to_owned(),
         (Kind::Cond(_), _) => "Cond".to_owned(),
         (Kind::Action(_), _) => "Act".to_owned(),
-        (Kind::Constant(Constant::Running), _) => "AlwaysRunning".to_owned(),
+        (Kind::Constant(Status::Running), _) => "AlwaysRunning".to_owned(),
         (Kind::Leaf { path, .. }, _) => flatten(path),
         (_, Btcpp::Model(_)) => camel(node.row.keyword()),
     }
