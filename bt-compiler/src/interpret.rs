@@ -1496,10 +1496,12 @@ impl<'p, H: Host> Run<'_, 'p, H> {
     fn halt(&mut self, p: usize) {
         let node = self.node(p);
         match &node.kind {
-            Kind::Leaf { literal, .. } if self.slot(p).active => {
-                self.slot(p).active = false;
-                let literal = text(literal);
-                self.with_at(p, |h, at| h.halt(at, &literal));
+            Kind::Leaf { literal, .. } => {
+                if self.slot(p).active {
+                    self.slot(p).active = false;
+                    let literal = text(literal);
+                    self.with_at(p, |h, at| h.halt(at, &literal));
+                }
             }
             Kind::Subtree { .. } => {
                 let root = self.child(p, 0);
@@ -1569,7 +1571,14 @@ impl<'p, H: Host> Run<'_, 'p, H> {
                     self.halt(self.child(p, i));
                 }
             }
-            _ => {}
+            // Leaves that finish within a tick, and monitors (re-armed
+            // by the instance, not by a halt), hold nothing.
+            Kind::Cond(_)
+            | Kind::Action(_)
+            | Kind::Instant(_)
+            | Kind::Constant(_)
+            | Kind::Monitor { .. } => {}
+            Kind::Request { .. } => unreachable!("a program with a request is refused"),
         }
     }
 }

@@ -143,9 +143,10 @@ fn push(
         shape: Shape::None,
         keep: Vec::new(),
     });
-    let inner = match nodes[id].kind {
-        Kind::Rendezvous { .. } => Some(id),
-        _ => rendezvous,
+    let inner = if let Kind::Rendezvous { .. } = nodes[id].kind {
+        Some(id)
+    } else {
+        rendezvous
     };
     for child in node.children() {
         let child_id = push(child, Some(id), depth + 1, inner, nodes)?;
@@ -367,7 +368,30 @@ fn analyse(nodes: &mut [Node], times: bool) {
             | Kind::Sync { .. }
             | Kind::Request { .. } => (true, true),
             Kind::Monitor { .. } => (false, false),
-            _ => (any_child_runs, any_child_runs),
+            // Composites, deciders, branches and latched decorators: they
+            // run while a child runs, and remember which (or that they
+            // entered).
+            Kind::Sequence
+            | Kind::SequenceWithMemory
+            | Kind::ReactiveSequence
+            | Kind::Select
+            | Kind::ReactiveSelect
+            | Kind::IfThenElse
+            | Kind::WhileDoElse
+            | Kind::Parallel { .. }
+            | Kind::ParallelAll { .. }
+            | Kind::Repeat(Some(_))
+            | Kind::Retry(Some(_))
+            | Kind::Decider { .. }
+            | Kind::Scope { .. }
+            | Kind::Timeout(_)
+            | Kind::Every(_)
+            | Kind::After { .. }
+            | Kind::Precondition { .. }
+            | Kind::RunWhile { .. }
+            | Kind::Gate(_)
+            | Kind::GlobalCooldown(_)
+            | Kind::Switch(_) => (any_child_runs, any_child_runs),
         };
         nodes[id].can_run = can_run;
         nodes[id].has_state = has_state;
@@ -593,7 +617,42 @@ fn keep(node: &Node) -> Vec<Keep> {
         } => Some(Keep::Used),
         Kind::Subtree { .. } => Some(Keep::Subtree),
         Kind::Request { .. } => Some(Keep::Answer),
-        _ => None,
+        Kind::Decider {
+            policy: Policy::Prioritized | Policy::Random | Policy::Scored,
+            ..
+        }
+        | Kind::Sequence
+        | Kind::ReactiveSequence
+        | Kind::Select
+        | Kind::ReactiveSelect
+        | Kind::IfThenElse
+        | Kind::WhileDoElse
+        | Kind::Parallel { .. }
+        | Kind::ParallelAll { .. }
+        | Kind::Invert
+        | Kind::ForceSuccess
+        | Kind::ForceFailure
+        | Kind::KeepRunningUntilFailure
+        | Kind::Repeat(_)
+        | Kind::Retry(_)
+        | Kind::Scope { .. }
+        | Kind::Wait(_)
+        | Kind::Timeout(_)
+        | Kind::Delay(_)
+        | Kind::After { .. }
+        | Kind::Precondition { .. }
+        | Kind::RunWhile { .. }
+        | Kind::Gate(_)
+        | Kind::GlobalCooldown(_)
+        | Kind::Rendezvous { .. }
+        | Kind::Sync { .. }
+        | Kind::Monitor { .. }
+        | Kind::Switch(_)
+        | Kind::Cond(_)
+        | Kind::Action(_)
+        | Kind::Instant(_)
+        | Kind::Constant(_)
+        | Kind::Leaf { .. } => None,
     };
     let every = node
         .guard
