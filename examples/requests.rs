@@ -17,8 +17,9 @@
 //! on every run.
 
 use bt::Ctx;
+use bt::Outcome;
 use bt::prelude::*;
-use bt::request::{Message, Outcome, Requests, Stale, Ticket};
+use bt::request::{Message, Requests, Stale, Ticket};
 use std::collections::HashMap;
 
 /// Grid side, in cells.

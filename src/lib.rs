@@ -534,7 +534,6 @@
 //!
 //! ```
 //! # use bt::prelude::*;
-//! use bt::Ctx;
 //! bt::bitflags::bitflags! {
 //!     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 //!     pub struct Mode: u8 { const NIGHT = 1; }
@@ -684,7 +683,7 @@
 //!
 //! ```
 //! # use bt::prelude::*;
-//! use bt::{Ctx, NoFlags};
+//! use bt::NoFlags;
 //! behavior_tree! {
 //!     #[bt(activation_times)]
 //!     tree Timed(cx: &Ctx) { prioritized { 'idle: else => running } }
@@ -716,7 +715,7 @@
 //!
 //! ```
 //! # use bt::prelude::*;
-//! use bt::{Ctx, NoFlags, Trace, Tracer};
+//! use bt::{NoFlags, Trace, Tracer};
 //! behavior_tree! {
 //!     tree T(cx: &Ctx<NoFlags, NoFlags, impl Trace>) {
 //!         prioritized { 'idle: else => wait(1) }
@@ -898,8 +897,8 @@
 //!
 //! ```
 //! use bt::prelude::*;
-//! use bt::Ctx;
-//! use bt::request::{Message, Outcome, Requests};
+//! use bt::Outcome;
+//! use bt::request::{Message, Requests};
 //!
 //! /// What a walker asks the pathfinding system for.
 //! struct FindPath { to: i32 }
@@ -952,8 +951,11 @@
 //!
 //! # BehaviorTree.CPP's catalog
 //!
-//! Every node of BehaviorTree.CPP 4.10's common catalog has a spelling
-//! here, with the same semantics except where this table says otherwise.
+//! The nodes of BehaviorTree.CPP 4.10's catalog, and how to write each
+//! here: the same semantics except where this table says otherwise. The
+//! last rows are nodes without a keyword of their own yet; writing their
+//! BT.CPP name (`sleep`, `precondition`, `async_sequence`, ..) is a compile
+//! error that says what to write instead.
 //! The workspace's differential tests hold that to BT.CPP 4.8.2 itself:
 //! random trees over these nodes, exported as [`BTCPP_XML`](BehaviorTree::BTCPP_XML)
 //! and run by BT.CPP with the same scripted leaves, make the same leaf
@@ -977,6 +979,12 @@
 //! | `SubTree` | a subtree call, `Patrol(me)` | arguments are Rust values, not blackboard remappings |
 //! | `_skipIf`, `_successIf`, `_failureIf`, `_while` | `skip_if`, `success_if`, `failure_if`, `run_while` | decorators around the node; skipping needs a sequence or select parent |
 //! | `_onSuccess`, `_onFailure`, `_post`, `_onHalted` | `after(success, failure, finished, halted)` | |
+//! | `Sleep` | `wait(s)` | seconds of the context's time, not milliseconds of a clock |
+//! | `Precondition` (`if`, `else`) | `failure_if(!c) { .. }`; `success_if`, `skip_if` for the other `else` statuses | `else="RUNNING"` has no spelling |
+//! | `Switch2` to `Switch6` | `switch(value) { A => .., B => .., _ => .. }` | cases are Rust patterns (literals, constants, enum variants), not strings compared at run time |
+//! | `AsyncSequence`, `AsyncFallback` | no keyword yet | `sequence` and `select` do not return `Running` between children |
+//! | `TryCatch` | no keyword yet | |
+//! | `LoopInt`, `LoopDouble`, `LoopString`, `LoopBool` | no keyword yet | |
 //!
 //! # Saving, loading and replaying
 //!
@@ -1011,7 +1019,6 @@
 //!
 //! ```
 //! # use bt::prelude::*;
-//! use bt::Ctx;
 //! # pub struct Bot { x: i32 }
 //! # pub struct Walk { to: i32 }
 //! # impl Leaf<Bot> for Walk {
@@ -1087,7 +1094,7 @@
 //!
 //! ```
 //! use bt::prelude::*;
-//! use bt::{Ctx, replay::Tape};
+//! use bt::replay::Tape;
 //!
 //! behavior_tree! {
 //!     #[bt(serde)]
@@ -1319,7 +1326,7 @@ pub mod example_generated;
 
 /// The names most code needs: `use bt::prelude::*;`.
 pub mod prelude {
-    pub use crate::{BehaviorTree, Leaf, NodeKind, Outcome, Status, behavior_tree};
+    pub use crate::{BehaviorTree, Ctx, Leaf, NodeKind, Outcome, Status, behavior_tree};
 }
 
 /// The README's examples are compiled and run as doctests.

@@ -4,8 +4,9 @@
 //! exactly-once rule under random preemption.
 
 use bt::Ctx;
+use bt::Outcome;
 use bt::prelude::*;
-use bt::request::{Message, Outcome, Requests, Stale, Ticket};
+use bt::request::{Message, Requests, Stale, Ticket};
 use proptest::prelude::*;
 
 /// What an agent asks its animation system for.

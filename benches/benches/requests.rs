@@ -12,7 +12,8 @@
 //! tick reads the previous tick's answer and asks again), and the look
 //! system drains the stream, sorts it by row, reads the world and delivers.
 
-use bt::request::{Message, Outcome, Requests, Ticket};
+use bt::Outcome;
+use bt::request::{Message, Requests, Ticket};
 use bt::{Ctx, Status};
 use bt_bench::report::{machine, mean_ns};
 use bt_bench::world::mix;

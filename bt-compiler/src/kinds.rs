@@ -443,6 +443,41 @@ pub const BTCPP_NAMES: &[(&str, &str)] = &[
     ("condition", "cond"),
 ];
 
+/// BehaviorTree.CPP 4.10 nodes that have no keyword of their own here, with
+/// what to write instead (or that nothing yet stands for them), so that an
+/// unknown `sleep` or `precondition` says so.
+pub const BTCPP_SPELLINGS: &[(&str, &str)] = &[
+    (
+        "sleep",
+        "BehaviorTree.CPP's `Sleep` is `wait(seconds)` here, in seconds of the context's time",
+    ),
+    (
+        "precondition",
+        "BehaviorTree.CPP's `Precondition` is `failure_if(!condition) { .. }` here \
+         (`success_if` or `skip_if` for its other `else` statuses)",
+    ),
+    (
+        "async_sequence",
+        "BehaviorTree.CPP's `AsyncSequence` has no keyword here yet; `sequence` runs the same \
+         children without returning `Running` between them",
+    ),
+    (
+        "async_fallback",
+        "BehaviorTree.CPP's `AsyncFallback` has no keyword here yet; `select` runs the same \
+         children without returning `Running` between them",
+    ),
+    (
+        "try_catch",
+        "BehaviorTree.CPP's `TryCatch` has no keyword here yet; `after(failure = ..)` and \
+         `after(halted = ..)` run code when a child fails or is halted",
+    ),
+    (
+        "loop",
+        "BehaviorTree.CPP's `LoopInt`, `LoopDouble`, `LoopString` and `LoopBool` have no \
+         keyword here yet; `repeat(n)` runs a child a number of times",
+    ),
+];
+
 /// Words that start a guard clause.
 pub const GUARD_WORDS: &[&str] = &["when", "score", "every", "flags", "stimuli"];
 

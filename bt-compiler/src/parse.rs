@@ -601,6 +601,13 @@ fn unknown_kind(word: &str) -> String {
     {
         return format!("unknown node kind `{word}`; this DSL calls it `{ours}`");
     }
+    let loop_word = word.strip_prefix("loop_").map_or(word, |_| "loop");
+    if let Some((_, advice)) = kinds::BTCPP_SPELLINGS
+        .iter()
+        .find(|(theirs, _)| *theirs == loop_word)
+    {
+        return format!("unknown node kind `{word}`: {advice}");
+    }
     match kinds::closest(word, kinds::keywords()) {
         Some(close) => format!("unknown node kind `{word}`; did you mean `{close}`?"),
         None => format!(
@@ -867,6 +874,43 @@ mod tests {
             "unknown node kind `selekt`; did you mean `select`?"
         );
         assert!(messages[2].starts_with("unknown node kind `frobnicate`; expected a node keyword"));
+    }
+
+    #[test]
+    fn behavior_tree_cpp_nodes_without_a_keyword_say_what_to_write() {
+        let messages = parse_err(quote! {
+            tree T(a: &mut A) {
+                sequence {
+                    sleep(500),
+                    precondition(a.ok()) { success },
+                    async_sequence { success },
+                    loop_int { success },
+                    fallback { success },
+                }
+            }
+        });
+        assert_eq!(messages.len(), 5, "{messages:?}");
+        assert!(
+            messages[0].starts_with("unknown node kind `sleep`: "),
+            "{}",
+            messages[0]
+        );
+        assert!(messages[0].contains("`wait(seconds)`"), "{}", messages[0]);
+        assert!(
+            messages[1].contains("`failure_if(!condition) { .. }`"),
+            "{}",
+            messages[1]
+        );
+        assert!(
+            messages[2].contains("`AsyncSequence` has no keyword here yet"),
+            "{}",
+            messages[2]
+        );
+        assert!(messages[3].contains("`LoopInt`"), "{}", messages[3]);
+        assert_eq!(
+            messages[4],
+            "unknown node kind `fallback`; this DSL calls it `select`"
+        );
     }
 
     #[test]

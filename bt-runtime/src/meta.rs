@@ -392,7 +392,7 @@ pub trait Embed {
     fn answer(
         keep: &mut Self::Keep,
         ticket: crate::request::Ticket,
-        outcome: crate::request::Outcome,
+        outcome: crate::Outcome,
     ) -> Result<(), crate::request::Stale> {
         let _ = (keep, outcome);
         Err(crate::request::Stale(ticket))

@@ -80,9 +80,7 @@ impl<R> Message<R> {
     }
 }
 
-/// How a requested action ended, as a system reports it: the node returns
-/// this status.
-pub use crate::status::Outcome;
+use crate::status::Outcome;
 
 /// An answer that no node is waiting for: the ticket is not the latest
 /// request of its slot (an earlier request of the node, one made before a

@@ -99,7 +99,7 @@ impl Gen<'_> {
             fn answer(
                 keep: &mut Self::Keep,
                 ticket: ::__bt::request::Ticket,
-                outcome: ::__bt::request::Outcome,
+                outcome: ::__bt::Outcome,
             ) -> ::core::result::Result<(), ::__bt::request::Stale> {
                 #own
                 #(#embedded)*
@@ -127,7 +127,7 @@ impl Gen<'_> {
                 #vis fn answer(
                     &mut self,
                     ticket: ::__bt::request::Ticket,
-                    outcome: ::__bt::request::Outcome,
+                    outcome: ::__bt::Outcome,
                 ) -> ::core::result::Result<(), ::__bt::request::Stale> {
                     <Self as ::__bt::__private::Embed>::answer(&mut self.keep, ticket, outcome)
                 }
@@ -138,7 +138,7 @@ impl Gen<'_> {
                 fn answer(
                     &mut self,
                     ticket: ::__bt::request::Ticket,
-                    outcome: ::__bt::request::Outcome,
+                    outcome: ::__bt::Outcome,
                 ) -> ::core::result::Result<(), ::__bt::request::Stale> {
                     #name::answer(self, ticket, outcome)
                 }
