@@ -144,7 +144,7 @@ fn main() {
     }
     c.final_summary();
     if !filtered {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../BENCHMARKS-bevy.md");
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("BENCHMARKS-bevy.md");
         std::fs::write(&path, report(&out)).expect("write BENCHMARKS-bevy.md");
         println!("wrote {}", path.display());
     }

@@ -67,7 +67,7 @@ fn main() {
     }
     c.final_summary();
     if !filtered {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../BENCHMARKS-deciders.md");
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("BENCHMARKS-deciders.md");
         std::fs::write(&path, report(&out)).expect("write BENCHMARKS-deciders.md");
         println!("wrote {}", path.display());
     }

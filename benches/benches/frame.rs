@@ -101,7 +101,7 @@ fn main() {
     g.finish();
     c.final_summary();
     if !filtered {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../BENCHMARKS-frame.md");
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("BENCHMARKS-frame.md");
         std::fs::write(&path, report(&out, running)).expect("write BENCHMARKS-frame.md");
         println!("wrote {}", path.display());
     }

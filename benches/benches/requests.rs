@@ -294,7 +294,7 @@ fn main() {
     }
     c.final_summary();
     if !filtered {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../BENCHMARKS-requests.md");
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("BENCHMARKS-requests.md");
         std::fs::write(&path, report(&out, &rows)).expect("write BENCHMARKS-requests.md");
         println!("wrote {}", path.display());
     }

@@ -102,7 +102,7 @@ fn main() {
     c.final_summary();
     if !filtered {
         let report = bt_bench::report::write(&out, bt_bench::spec::large(1000).nodes());
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../BENCHMARKS.md");
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("BENCHMARKS.md");
         std::fs::write(&path, report).expect("write BENCHMARKS.md");
         println!("wrote {}", path.display());
     }

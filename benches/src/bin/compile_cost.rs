@@ -339,7 +339,7 @@ fn main() {
             per(base.phases[0], r.phases[0]),
         );
     }
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../BENCHMARKS-compile.md");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("BENCHMARKS-compile.md");
     std::fs::write(&path, md).unwrap();
     println!("wrote {}", path.display());
 }
