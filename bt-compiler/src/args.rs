@@ -321,10 +321,10 @@ fn seconds(value: Expr) -> Expr {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kinds::Kind;
+    use crate::kinds::Row as _;
 
     fn read_str(word: &str, args: &str) -> (Vec<String>, Values) {
-        let kind = Kind::from_keyword(word).unwrap();
+        let kind = crate::kinds::from_keyword(word).unwrap();
         let mut errors = Errors::default();
         let parsed: Option<Args> = if args.is_empty() {
             None

@@ -8,6 +8,7 @@
 
 use crate::ast::{ClauseKind, Input, Node, NodeKind, Param, TreeDef};
 use crate::errors::Errors;
+use crate::kinds::Row as _;
 use crate::kinds::{Children, Kind};
 use proc_macro2::Span;
 use std::collections::HashMap;
@@ -720,7 +721,7 @@ fn masks_fit(node: &Node, errors: &mut Errors) {
     else {
         return;
     };
-    let masked = matches!(kind, Kind::Parallel | Kind::ParallelAll) || kind.is_decider();
+    let masked = matches!(kind, Kind::Parallel | Kind::ParallelAll) || kind.takes_guards();
     if masked && children.len() > MAX_CHILDREN_IN_A_MASK {
         errors.push(syn::Error::new(
             ident.span(),

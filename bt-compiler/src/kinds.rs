@@ -1,12 +1,17 @@
 //! The node-kind table: every node kind of the DSL, described once.
 //!
-//! Each row gives a kind's keyword, how it is written, what children it
-//! takes, its arguments with their types, what it needs from the tree header
-//! and one line of documentation. The parser recognises keywords and reads
-//! arguments from it (`crate::args` checks them against [`Param`]s), the
-//! checks take arity and needs from it, the IR names runtime kinds from it,
-//! and tests hold the runtime's `NodeKind` and the DSL reference to it. What
-//! stays per kind is the tick generator, its semantics docs and its tests.
+//! The kinds themselves are one enum, the runtime's `NodeKind` (here
+//! [`Kind`]); each row of the table describes one of them: its keyword, how
+//! it is written, what children it takes, its arguments with their types,
+//! what it needs from the tree header and one line of documentation. The
+//! parser recognises keywords and reads arguments from it (`crate::args`
+//! checks them against [`Param`]s), the checks take arity and needs from
+//! it, and a test holds the DSL reference to it. What stays per kind is the
+//! tick generator, the interpreter's case, its semantics docs and its tests.
+
+/// Every node kind: the runtime's [`NodeKind`](bt_runtime::NodeKind), which
+/// the table below describes row by row.
+pub use bt_runtime::NodeKind as Kind;
 
 /// How a kind is written.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -268,13 +273,8 @@ macro_rules! node_kinds {
         $variant:ident = $keyword:literal, $syntax:ident, $children:ident, $params:expr,
             [$($need:ident),*], $btcpp:expr, $doc:literal;
     )*) => {
-        /// Every node kind.
-        #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-        pub enum Kind {
-            $(#[doc = $doc] $variant,)*
-        }
-
-        /// The table, one row per [`Kind`], in declaration order.
+        /// The table, one row per [`Kind`], in the runtime's declaration
+        /// order (checked when this crate compiles).
         pub const KINDS: &[KindInfo] = &[$(
             KindInfo {
                 kind: Kind::$variant,
@@ -398,29 +398,42 @@ node_kinds! {
         "Always Running.";
 }
 
-impl Kind {
+/// Row `i` of [`KINDS`] describes `NodeKind::ALL[i]`, for every kind: a
+/// kind the runtime adds without a row here, or rows out of order, fail
+/// this crate's build.
+const _: () = {
+    assert!(KINDS.len() == Kind::ALL.len(), "one row per NodeKind");
+    let mut i = 0;
+    while i < KINDS.len() {
+        assert!(KINDS[i].kind as usize == i, "rows in NodeKind's order");
+        i += 1;
+    }
+};
+
+/// What the compiler knows of a [`Kind`]: its row of the table.
+pub trait Row {
     /// This kind's row of [`KINDS`].
-    pub fn info(self) -> &'static KindInfo {
+    fn info(self) -> &'static KindInfo;
+    /// Decider groups, whose children may have guards.
+    fn takes_guards(self) -> bool;
+}
+
+impl Row for Kind {
+    fn info(self) -> &'static KindInfo {
         &KINDS[self as usize]
     }
 
-    /// The DSL keyword.
-    pub fn keyword(self) -> &'static str {
-        self.info().keyword
-    }
-
-    /// The kind a DSL keyword starts, if any.
-    pub fn from_keyword(word: &str) -> Option<Kind> {
-        KINDS
-            .iter()
-            .find(|k| k.syntax != Syntax::Rust && k.keyword == word)
-            .map(|k| k.kind)
-    }
-
-    /// Decider groups, whose children may have guards.
-    pub fn is_decider(self) -> bool {
+    fn takes_guards(self) -> bool {
         self.info().children == Children::Guarded
     }
+}
+
+/// The kind a DSL keyword starts, if any.
+pub fn from_keyword(word: &str) -> Option<Kind> {
+    KINDS
+        .iter()
+        .find(|k| k.syntax != Syntax::Rust && k.keyword == word)
+        .map(|k| k.kind)
 }
 
 /// Every word that may start a node.
@@ -516,7 +529,7 @@ mod tests {
         for (i, row) in KINDS.iter().enumerate() {
             assert_eq!(row.kind as usize, i, "{}", row.keyword);
             assert_eq!(
-                Kind::from_keyword(row.keyword).is_some(),
+                from_keyword(row.keyword).is_some(),
                 row.syntax != Syntax::Rust
             );
         }

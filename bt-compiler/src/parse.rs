@@ -6,6 +6,7 @@
 use crate::args;
 use crate::ast::{Arg, Args, Clause, ClauseKind, Guard, Input, Node, NodeKind, Param, TreeDef};
 use crate::errors::Errors;
+use crate::kinds::Row as _;
 use crate::kinds::{self, Children, GUARD_WORDS, Kind, Syntax};
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::ToTokens;
@@ -348,7 +349,7 @@ fn is_keyword_node(input: ParseStream) -> bool {
     let Ok(word) = fork.parse::<Ident>() else {
         return false;
     };
-    Kind::from_keyword(&word.to_string()).is_some()
+    crate::kinds::from_keyword(&word.to_string()).is_some()
         && fork.peek(syn::token::Paren)
         && fork.parse::<TokenTree>().is_ok()
         && fork.peek(syn::token::Brace)
@@ -565,7 +566,7 @@ fn parse_unguarded(
     };
     let word = ident.to_string();
     let span = ident.span();
-    let Some(kind) = Kind::from_keyword(&word) else {
+    let Some(kind) = crate::kinds::from_keyword(&word) else {
         input.parse::<Ident>()?;
         // Swallow what would have been its arguments and children, so the
         // error is reported once, on the keyword.

@@ -1,8 +1,9 @@
 //! Static metadata of generated trees, for debuggers and tracing.
 
 /// Declares [`NodeKind`], its [`ALL`](NodeKind::ALL) list and its
-/// keywords from one list, in the order of the compiler's node-kind table
-/// (a test in the compiler holds the two together).
+/// keywords from one list. The compiler's node-kind table has one row per
+/// variant, in this order (its build checks it): the compiler, the
+/// interpreter, the recorder and the views all name kinds by this enum.
 macro_rules! node_kinds {
     ($($(#[doc = $doc:literal])* $variant:ident = $keyword:literal;)*) => {
         /// What kind of node a [`NodeInfo`] describes. Mirrors the DSL keywords.

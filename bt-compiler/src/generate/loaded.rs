@@ -24,6 +24,7 @@
 
 use super::{Gen, names};
 use crate::ir::{Field, Keep, Kind, Release, Shape};
+use crate::kinds::Row as _;
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::quote;
 

@@ -3,6 +3,7 @@
 
 use super::{Gen, names};
 use crate::ir::{Field, Kind, Shape};
+use crate::kinds::Row as _;
 use proc_macro2::TokenStream;
 use quote::quote;
 

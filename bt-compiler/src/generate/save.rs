@@ -7,6 +7,7 @@
 
 use super::{Gen, names};
 use crate::ir::{Kind, Node, Shape};
+use crate::kinds::Row as _;
 use proc_macro2::{Literal, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
 use std::fmt::Write;

@@ -9,6 +9,7 @@
 
 use super::{Gen, names, status};
 use crate::ir::Kind;
+use crate::kinds::Row as _;
 use bt_runtime::Status;
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{quote, quote_spanned};

@@ -8,6 +8,7 @@
 
 use super::Gen;
 use crate::ir::{Kind, Node};
+use crate::kinds::Row as _;
 use crate::kinds::{Btcpp, Category, KINDS};
 use bt_runtime::Status;
 use bt_runtime::view::{Form, TreeView, XmlPart};
