@@ -15,7 +15,7 @@ fn main() {
     println!("cargo::rerun-if-changed=src/generator.rs");
     println!("cargo::rerun-if-env-changed=BT_DIFF_SEED");
     println!("cargo::rerun-if-env-changed=BT_DIFF_TREES");
-    let seed: u64 = env_or("BT_DIFF_SEED", 1);
+    let seed: u64 = env_or("BT_DIFF_SEED", 4);
     let trees: usize = env_or("BT_DIFF_TREES", 400);
     let program = generator::Generator::new(seed).program(12, trees);
     let source: String = program.iter().map(|t| t.text.as_str()).collect();
@@ -60,7 +60,7 @@ fn main() {
     views(&mut out, program.iter().map(|t| t.name.as_str()));
     let path = std::path::Path::new(&std::env::var("OUT_DIR").unwrap()).join("trees.rs");
     std::fs::write(path, out).unwrap();
-    btcpp_trees(seed);
+    btcpp_trees();
 }
 
 /// `VIEWS`: each tree's view with its two XML forms.
@@ -87,9 +87,11 @@ fn views<'a>(out: &mut String, names: impl Iterator<Item = &'a str>) {
 }
 
 /// The trees compared with BehaviorTree.CPP: `btcpp_trees.rs`.
-fn btcpp_trees(seed: u64) {
+fn btcpp_trees() {
     println!("cargo::rerun-if-changed=src/btcpp_gen.rs");
+    println!("cargo::rerun-if-env-changed=BT_BTCPP_SEED");
     println!("cargo::rerun-if-env-changed=BT_BTCPP_TREES");
+    let seed: u64 = env_or("BT_BTCPP_SEED", 1);
     let trees: usize = env_or("BT_BTCPP_TREES", 100);
     let (program, leaves) = btcpp_gen::program(seed, trees);
     let source: String = program.iter().map(|t| t.text.as_str()).collect();

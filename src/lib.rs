@@ -400,6 +400,7 @@
 //! | `skip_if(e) { c }` | before the child starts: if `e` is true, the parent passes over the node (see below) |
 //! | `success_if(e) { c }` | before the child starts: if `e` is true, `Success` without ticking it |
 //! | `failure_if(e) { c }` | before the child starts: if `e` is true, `Failure` without ticking it |
+//! | `precondition(e) { c }`, `precondition(e, otherwise = s) { c }` | before the child starts: unless `e` is true, `s` without ticking it: `failure` (the default), `success`, `running` (the node waits, checking `e` again on each tick) or `skip` |
 //! | `run_while(e) { c }` | `e` must hold for the child to start, and is checked again before each tick while it runs: once false, the child is halted and the parent passes over the node |
 //! | `after(success = e, failure = f, finished = g, halted = h) { c }` | the child; once it succeeds `e` runs, once it fails `f`, after either `g`; if the node is halted while the child runs, `h`. Any of them may be left out, at least one is given |
 //!
@@ -429,14 +430,18 @@
 //!
 //! The preconditions `skip_if`, `success_if` and `failure_if` are checked
 //! only when the child is not running (BehaviorTree.CPP's `_skipIf`,
-//! `_successIf` and `_failureIf` attributes), `run_while` also while it
+//! `_successIf` and `_failureIf` attributes), and so is `precondition`
+//! (BehaviorTree.CPP's `Precondition` node, whose `else` is `otherwise`:
+//! the child runs only while its condition holds when it starts, the
+//! opposite sense of `failure_if`), `run_while` also while it
 //! runs (`_while`), and `after` is `_onSuccess`, `_onFailure`, `_post` and
 //! `_onHalted`. Their conditions are `bool` expressions and their hooks any
 //! expression, evaluated where they stand in the tree. This DSL has no
 //! `Skipped` status: a **skipped** node is passed over by its parent, which
 //! must be a sequence (the node counts as `Success`) or a select (as
-//! `Failure`); anywhere else `skip_if`, `run_while` and
-//! `run_once(then_skip = true)` are compile errors.
+//! `Failure`); anywhere else `skip_if`, `run_while`,
+//! `precondition(.., otherwise = skip)` and `run_once(then_skip = true)`
+//! are compile errors.
 //!
 //! ```
 //! # use bt::prelude::*;
@@ -448,13 +453,14 @@
 //!                 after(success = me.reloads += 1) { action { me.ammo = 6; Status::Success } }
 //!             },
 //!             failure_if(me.ammo == 0) { action { me.ammo -= 1; Status::Success } },
+//!             precondition(me.ammo > 4, otherwise = skip) { action { me.ammo -= 1; Status::Success } },
 //!         }
 //!     }
 //! }
 //! let (mut bot, mut state) = (Bot { ammo: 0, reloads: 0 }, Shoot::default());
-//! assert_eq!(state.tick(&mut bot), Status::Success); // reloaded, then shot
-//! assert_eq!(state.tick(&mut bot), Status::Success); // reload skipped
-//! assert_eq!((bot.ammo, bot.reloads), (4, 1));
+//! assert_eq!(state.tick(&mut bot), Status::Success); // reloaded, then shot twice
+//! assert_eq!(state.tick(&mut bot), Status::Success); // reload skipped, shot once
+//! assert_eq!((bot.ammo, bot.reloads), (3, 1));
 //! ```
 //!
 //! ```
@@ -954,8 +960,8 @@
 //! The nodes of BehaviorTree.CPP 4.10's catalog, and how to write each
 //! here: the same semantics except where this table says otherwise. The
 //! last rows are nodes without a keyword of their own yet; writing their
-//! BT.CPP name (`sleep`, `precondition`, `async_sequence`, ..) is a compile
-//! error that says what to write instead.
+//! BT.CPP name (`sleep`, `async_sequence`, ..) is a compile error that says
+//! what to write instead.
 //! The workspace's differential tests hold that to BT.CPP 4.8.2 itself:
 //! random trees over these nodes, exported as [`BTCPP_XML`](BehaviorTree::BTCPP_XML)
 //! and run by BT.CPP with the same scripted leaves, make the same leaf
@@ -980,7 +986,7 @@
 //! | `_skipIf`, `_successIf`, `_failureIf`, `_while` | `skip_if`, `success_if`, `failure_if`, `run_while` | decorators around the node; skipping needs a sequence or select parent |
 //! | `_onSuccess`, `_onFailure`, `_post`, `_onHalted` | `after(success, failure, finished, halted)` | |
 //! | `Sleep` | `wait(s)` | seconds of the context's time, not milliseconds of a clock |
-//! | `Precondition` (`if`, `else`) | `failure_if(!c) { .. }`; `success_if`, `skip_if` for the other `else` statuses | `else="RUNNING"` has no spelling |
+//! | `Precondition` (`if`, `else`) | `precondition(c, otherwise = ..)` | `if` is a Rust `bool` expression; `else="SKIPPED"` is `otherwise = skip`, which needs a sequence or select parent |
 //! | `Switch2` to `Switch6` | `switch(value) { A => .., B => .., _ => .. }` | cases are Rust patterns (literals, constants, enum variants), not strings compared at run time |
 //! | `AsyncSequence`, `AsyncFallback` | no keyword yet | `sequence` and `select` do not return `Running` between children |
 //! | `TryCatch` | no keyword yet | |
@@ -1283,6 +1289,7 @@
 //! | a count that is zero, negative or not whole | a count must be at least 1, or `forever` | `zero_repeat_count`, `negative_repeat_count`, `non_integer_retry_count`, `gate_zero` |
 //! | a threshold above the number of children | `success = 3` can never be reached: this `parallel` has only 2 children | `parallel_threshold_above_child_count`, `parallel_all_threshold_too_high` |
 //! | a flag argument that is not `true`/`false` | expected `true` or `false` | `run_once_then_skip_not_a_bool` |
+//! | a `precondition`'s `otherwise` that is not a status, or `skip` where nothing can pass over it | expected `failure`, `success`, `running` or `skip` | `precondition_otherwise_not_a_status` |
 //! | `random`/`shuffle` without a generator | `random` needs the random number generator to draw from | `random_without_rng` |
 //! | a decorator without exactly one child | `invert` needs exactly one child, found none / takes exactly one child, found 2 | `decorator_without_child`, `decorator_with_two_children`, `keep_running_until_failure_with_two_children` |
 //! | an empty composite | `reactive_sequence` needs at least one child, found none | `empty_composite` |

@@ -93,6 +93,25 @@ behavior_tree! {
         }
     }
 
+    tree Precondition(w: &mut World) {
+        sequence {
+            precondition(w.cond("p")) { L { n: "a" } },
+            precondition(w.cond("q"), otherwise = skip) { L { n: "b" } },
+            precondition(w.cond("r"), otherwise = success) { L { n: "c" } },
+        }
+    }
+
+    tree PreconditionWaits(w: &mut World) {
+        select {
+            precondition(w.cond("p"), otherwise = running) { L { n: "a" } },
+            L { n: "b" },
+        }
+    }
+
+    tree PreconditionSkipsInSelect(w: &mut World) {
+        select { precondition(w.cond("p"), otherwise = skip) { L { n: "a" } }, L { n: "b" } }
+    }
+
     tree While(w: &mut World) {
         select { run_while(w.cond("w")) { L { n: "a" } }, L { n: "b" } }
     }
@@ -377,6 +396,49 @@ fn preconditions_are_checked_only_before_the_child_starts() {
             "S: ?s=F +a=S ?y=S ?f=F +c=S",
         ])
     );
+}
+
+#[test]
+fn precondition_runs_the_child_only_when_its_condition_holds_at_the_start() {
+    let mut w = World::new(&[
+        ("p", "SSF"),
+        ("a", "RSS"),
+        ("q", "FS"),
+        ("b", "S"),
+        ("r", "FS"),
+        ("c", "S"),
+    ]);
+    let mut t = Precondition::default();
+    assert_eq!(
+        w.run(3, |w| t.tick(w)),
+        lines(&[
+            // `p` holds: `a` runs.
+            "R: ?p=S +a=R",
+            // `a` runs on without `p` being checked again; `q` fails:
+            // skipped in a sequence; `r` fails: `success` without `c`.
+            "S: .a=S ?q=F ?r=F",
+            // `p` holds again, `a` finishes at once; `q` and `r` hold.
+            "S: ?p=S +a=S ?q=S +b=S ?r=S +c=S",
+        ])
+    );
+    // The default `otherwise` is `failure`.
+    let mut w = World::new(&[("p", "F")]);
+    let mut t = Precondition::default();
+    assert_eq!(w.run(1, |w| t.tick(w)), lines(&["F: ?p=F"]));
+}
+
+#[test]
+fn precondition_otherwise_running_waits_and_checks_again_each_tick() {
+    let mut w = World::new(&[("p", "FFS"), ("a", "S"), ("b", "S")]);
+    let mut t = PreconditionWaits::default();
+    assert_eq!(
+        w.run(3, |w| t.tick(w)),
+        // The select waits on the precondition; `b` never starts.
+        lines(&["R: ?p=F", "R: ?p=F", "S: ?p=S +a=S"])
+    );
+    let mut w = World::new(&[("p", "F"), ("b", "S")]);
+    let mut t = PreconditionSkipsInSelect::default();
+    assert_eq!(w.run(1, |w| t.tick(w)), lines(&["S: ?p=F +b=S"]));
 }
 
 #[test]

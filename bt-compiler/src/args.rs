@@ -24,6 +24,7 @@ pub enum Value {
     /// A non-zero threshold; negative counts from the number of children.
     Threshold(i64),
     Flag(bool),
+    Otherwise(crate::kinds::Otherwise),
     /// Seconds as an `f64` expression; an integer literal was made a float.
     Seconds(Expr),
     Expr(Expr),
@@ -72,6 +73,14 @@ impl Values {
     pub fn flag(&self, name: &str) -> Option<bool> {
         match self.get(name)? {
             (Value::Flag(b), _) => Some(*b),
+            _ => None,
+        }
+    }
+
+    /// An `otherwise` argument, if given.
+    pub fn otherwise(&self, name: &str) -> Option<crate::kinds::Otherwise> {
+        match self.get(name)? {
+            (Value::Otherwise(o), _) => Some(*o),
             _ => None,
         }
     }
@@ -261,6 +270,24 @@ fn typed(ty: ArgType, value: &Expr) -> syn::Result<Value> {
             }) => Value::Flag(b.value),
             _ => return Err(syn::Error::new(value.span(), "expected `true` or `false`")),
         },
+        ArgType::Otherwise => {
+            let word = match value {
+                Expr::Path(p) => p.path.get_ident().map(ToString::to_string),
+                _ => None,
+            };
+            match crate::kinds::Otherwise::WORDS
+                .iter()
+                .find(|(w, _)| Some(*w) == word.as_deref())
+            {
+                Some((_, o)) => Value::Otherwise(*o),
+                None => {
+                    return Err(syn::Error::new(
+                        value.span(),
+                        "expected `failure`, `success`, `running` or `skip`",
+                    ));
+                }
+            }
+        }
     })
 }
 

@@ -793,8 +793,9 @@ pub fn passes_over(parent: Kind) -> Option<bool> {
     }
 }
 
-/// `skip_if`, `run_while` and `run_once(then_skip = true)` let their parent
-/// pass over them, which needs a sequence or a select.
+/// `skip_if`, `run_while`, `run_once(then_skip = true)` and
+/// `precondition(.., otherwise = skip)` let their parent pass over them,
+/// which needs a sequence or a select.
 fn skips_are_passed_over(parent: Option<&Node>, node: &Node, errors: &mut Errors) {
     if let NodeKind::Keyword {
         kind,
@@ -804,19 +805,26 @@ fn skips_are_passed_over(parent: Option<&Node>, node: &Node, errors: &mut Errors
     } = &node.kind
     {
         let skips = matches!(kind, Kind::SkipIf | Kind::RunWhile)
-            || (*kind == Kind::RunOnce && values.flag("then_skip") == Some(true));
+            || (*kind == Kind::RunOnce && values.flag("then_skip") == Some(true))
+            || (*kind == Kind::Precondition
+                && values.otherwise("otherwise") == Some(crate::kinds::Otherwise::Skip));
         let parent_kind = parent.map(Node::kind);
         if skips && parent_kind.and_then(passes_over).is_none() {
             let under = match parent_kind {
                 Some(p) => format!("this one is under `{}`", p.keyword()),
                 None => "this one is the root".to_string(),
             };
+            let instead = if *kind == Kind::Precondition {
+                "`otherwise = success` / `otherwise = failure`"
+            } else {
+                "`success_if` / `failure_if`"
+            };
             errors.push(syn::Error::new(
                 ident.span(),
                 format!(
                     "`{}` skips its node, which only a sequence (as Success) or a select (as \
                      Failure) can pass over, and {under}; put it directly inside a sequence or \
-                     select, or use `success_if` / `failure_if`",
+                     select, or use {instead}",
                     kind.keyword()
                 ),
             ));

@@ -1139,7 +1139,7 @@ impl<'p, H: Host> Run<'_, 'p, H> {
         if !self.slot(p).active {
             let enter = match &node.kind {
                 Kind::Scope { enter: Some(e), .. } => self.hook(p, e),
-                Kind::Precondition { expr, .. } => !self.condition(p, expr),
+                Kind::Precondition { expr, when, .. } => self.condition(p, expr) != *when,
                 Kind::Gate(n) => rt::gate_enter(self.gate(p), *n),
                 Kind::GlobalCooldown(_) => self.cooldown(p).is_ready(now),
                 Kind::Every(_) => now >= self.slot(p).keep.period,

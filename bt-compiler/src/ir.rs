@@ -249,7 +249,16 @@ pub enum Kind {
     /// `skip_if(e)`, `success_if(e)`, `failure_if(e)`: checked before the
     /// child starts; when true, the node returns `then` without ticking it
     /// (for `skip_if`, the status its parent passes over).
-    Precondition { expr: Expr, then: Status },
+    ///
+    /// `precondition(e, otherwise = ..)` is the same with `when: false`: the
+    /// node returns `then` when `expr` is `when`. `skips`: `then` is the
+    /// status the parent passes over (`skip_if`, `otherwise = skip`).
+    Precondition {
+        expr: Expr,
+        then: Status,
+        when: bool,
+        skips: bool,
+    },
     /// e.g. `run_while(me.sees_enemy()) { a }`; `skip` is the status its
     /// parent passes over.
     RunWhile { expr: Expr, skip: Status },

@@ -60,6 +60,32 @@ pub enum ArgType {
     Threshold,
     /// `true` or `false`.
     Flag,
+    /// What a `precondition` returns when its condition does not hold:
+    /// `success`, `failure`, `running` or `skip`.
+    Otherwise,
+}
+
+/// The value of an [`ArgType::Otherwise`] argument.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Otherwise {
+    /// `success`
+    Success,
+    /// `failure`
+    Failure,
+    /// `running`
+    Running,
+    /// `skip`: the parent passes over the node.
+    Skip,
+}
+
+impl Otherwise {
+    /// Every value with its word, in the order messages list them.
+    pub const WORDS: &[(&str, Otherwise)] = &[
+        ("failure", Otherwise::Failure),
+        ("success", Otherwise::Success),
+        ("running", Otherwise::Running),
+        ("skip", Otherwise::Skip),
+    ];
 }
 
 /// One argument of a keyword.
@@ -140,6 +166,14 @@ const EXPR: Params = Params {
     list: &[positional("expression", ArgType::Expr)],
     at_least_one: false,
     usage: "(<expression>)",
+};
+const PRECONDITION: Params = Params {
+    list: &[
+        positional("condition", ArgType::Expr),
+        named("otherwise", ArgType::Otherwise),
+    ],
+    at_least_one: false,
+    usage: "(<condition>, otherwise = failure)",
 };
 const BOUND: Params = Params {
     list: &[positional("count", ArgType::Bound)],
@@ -352,6 +386,8 @@ node_kinds! {
         "Before the child starts: if the expression is true, Success without ticking it.";
     FailureIf = "failure_if", Keyword, One, EXPR, [], Model(Decorator),
         "Before the child starts: if the expression is true, Failure without ticking it.";
+    Precondition = "precondition", Keyword, One, PRECONDITION, [], Builtin("Precondition"),
+        "Before the child starts: unless the condition holds, `otherwise` (failure by default) without ticking it.";
     RunWhile = "run_while", Keyword, One, EXPR, [], Model(Decorator),
         "Checked before the child starts and every tick it runs: when false, the child is halted and the parent passes over the node.";
     Wait = "wait", Keyword, None, SECONDS, [context], Builtin("Sleep"),
@@ -463,11 +499,6 @@ pub const BTCPP_SPELLINGS: &[(&str, &str)] = &[
     (
         "sleep",
         "BehaviorTree.CPP's `Sleep` is `wait(seconds)` here, in seconds of the context's time",
-    ),
-    (
-        "precondition",
-        "BehaviorTree.CPP's `Precondition` is `failure_if(!condition) { .. }` here \
-         (`success_if` or `skip_if` for its other `else` statuses)",
     ),
     (
         "async_sequence",

@@ -6,6 +6,7 @@ use crate::ast::{self, NodeKind};
 use crate::check;
 use crate::ir::{self, Field, FlagMode, Keep, Kind, Node, Policy, Release, Shape, Tree};
 use crate::kinds;
+use crate::kinds::Otherwise;
 use bt_runtime::Status;
 use proc_macro2::Span;
 use quote::ToTokens;
@@ -241,15 +242,35 @@ fn keyword_kind(kind: kinds::Kind, values: &Values, at: Place) -> Option<Kind> {
         K::SkipIf => Kind::Precondition {
             expr: values.expr("expression")?.clone(),
             then: at.skip?,
+            when: true,
+            skips: true,
         },
         K::SuccessIf => Kind::Precondition {
             expr: values.expr("expression")?.clone(),
             then: Status::Success,
+            when: true,
+            skips: false,
         },
         K::FailureIf => Kind::Precondition {
             expr: values.expr("expression")?.clone(),
             then: Status::Failure,
+            when: true,
+            skips: false,
         },
+        K::Precondition => {
+            let otherwise = values.otherwise("otherwise").unwrap_or(Otherwise::Failure);
+            Kind::Precondition {
+                expr: values.expr("condition")?.clone(),
+                then: match otherwise {
+                    Otherwise::Success => Status::Success,
+                    Otherwise::Failure => Status::Failure,
+                    Otherwise::Running => Status::Running,
+                    Otherwise::Skip => at.skip?,
+                },
+                when: false,
+                skips: otherwise == Otherwise::Skip,
+            }
+        }
         K::RunWhile => Kind::RunWhile {
             expr: values.expr("expression")?.clone(),
             skip: at.skip?,
@@ -368,6 +389,11 @@ fn analyse(nodes: &mut [Node], times: bool) {
             | Kind::Sync { .. }
             | Kind::Request { .. } => (true, true),
             Kind::Monitor { .. } => (false, false),
+            // Returns `Running` instead of starting the child.
+            Kind::Precondition {
+                then: Status::Running,
+                ..
+            } => (true, any_child_runs),
             // Composites, deciders, branches and latched decorators: they
             // run while a child runs, and remember which (or that they
             // entered).

@@ -883,7 +883,7 @@ mod tests {
             tree T(a: &mut A) {
                 sequence {
                     sleep(500),
-                    precondition(a.ok()) { success },
+                    try_catch { success },
                     async_sequence { success },
                     loop_int { success },
                     fallback { success },
@@ -898,7 +898,7 @@ mod tests {
         );
         assert!(messages[0].contains("`wait(seconds)`"), "{}", messages[0]);
         assert!(
-            messages[1].contains("`failure_if(!condition) { .. }`"),
+            messages[1].contains("`TryCatch` has no keyword here yet"),
             "{}",
             messages[1]
         );

@@ -78,6 +78,8 @@ node_kinds! {
     SuccessIf = "success_if";
     /// `failure_if(<bool>) { .. }`
     FailureIf = "failure_if";
+    /// `precondition(<bool>, otherwise = ..) { .. }`: BehaviorTree.CPP's `Precondition`
+    Precondition = "precondition";
     /// `run_while(<bool>) { .. }`
     RunWhile = "run_while";
     /// `wait(seconds)`

@@ -295,6 +295,7 @@ fn rule(kind: NodeKind) -> Rule {
         | NodeKind::SkipIf
         | NodeKind::SuccessIf
         | NodeKind::FailureIf
+        | NodeKind::Precondition
         | NodeKind::RunWhile
         | NodeKind::Timeout
         | NodeKind::Delay
@@ -318,6 +319,13 @@ fn rule(kind: NodeKind) -> Rule {
         | NodeKind::Failure
         | NodeKind::Running => Rule::Keep,
     }
+}
+
+/// Whether a node is `RUNNING` before its children tick, as BT.CPP's
+/// nodes set themselves: all but BT.CPP's `Precondition`, whose status
+/// changes only when it returns, after its child's.
+fn runs_before_its_child(kind: NodeKind) -> bool {
+    kind != NodeKind::Precondition
 }
 
 /// One node of the expanded tree.
@@ -474,13 +482,16 @@ impl Agent {
     }
 
     /// `uid`'s tick has started: its parent's has too, so the parent is
-    /// running, and the parent's rule may return siblings to idle.
+    /// running (unless it takes a status only when it returns), and the
+    /// parent's rule may return siblings to idle.
     fn enter(&mut self, layout: &Layout, uid: u16) {
         let parent = layout.slots[uid as usize].parent;
         if parent != 0 {
             if self.status[parent as usize] != NodeStatus::Running {
                 self.enter(layout, parent);
-                self.set(parent, NodeStatus::Running);
+                if runs_before_its_child(layout.slots[parent as usize].info.kind) {
+                    self.set(parent, NodeStatus::Running);
+                }
             }
             let siblings = layout.children(parent);
             match rule(layout.slots[parent as usize].info.kind) {

@@ -88,7 +88,7 @@ impl Gen {
             }
             return self.leaf();
         }
-        match self.rng.below(15) {
+        match self.rng.below(16) {
             0..=5 => {
                 let kind =
                     self.rng
@@ -122,6 +122,15 @@ impl Gen {
                 let n = 2 + self.rng.below(2);
                 let actions: Vec<String> = (0..n).map(|_| self.action()).collect();
                 format!("sequence_with_memory {{ {} }}", actions.join(", "))
+            }
+            15 => {
+                // BT.CPP's `if` is a script: a literal condition is one.
+                let holds = self.rng.pick(&["true", "true", "false"]);
+                let otherwise = self.rng.pick(&["failure", "success", "running"]);
+                format!(
+                    "precondition({holds}, otherwise = {otherwise}) {{ {} }}",
+                    self.node(depth + 1)
+                )
             }
             10 => {
                 let kind = self.rng.pick(&["repeat", "retry"]);

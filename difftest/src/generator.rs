@@ -412,13 +412,22 @@ impl Generator {
                     let chosen = self.subset(&hooks);
                     format!("after({}) {{ {} }}", chosen.join(", "), self.child(at))
                 }
-                26 | 27 => {
-                    let kw = self.rng.pick(&["success_if", "failure_if"]);
-                    format!("{kw}(w.c({k})) {{ {} }}", self.child(at))
-                }
+                26 | 27 => match self.rng.pick(&["success_if", "failure_if", "precondition"]) {
+                    "precondition" => {
+                        let otherwise = self.rng.pick(&["failure", "success", "running"]);
+                        let child = self.child(at);
+                        format!("precondition(w.c({k}), otherwise = {otherwise}) {{ {child} }}")
+                    }
+                    kw => format!("{kw}(w.c({k})) {{ {} }}", self.child(at)),
+                },
                 28 | 29 if at.passes_over => {
-                    let kw = self.rng.pick(&["skip_if", "run_while"]);
-                    format!("{kw}(w.c({k})) {{ {} }}", self.child(at))
+                    match self.rng.pick(&["skip_if", "run_while", "precondition"]) {
+                        "precondition" => format!(
+                            "precondition(w.c({k}), otherwise = skip) {{ {} }}",
+                            self.child(at)
+                        ),
+                        kw => format!("{kw}(w.c({k})) {{ {} }}", self.child(at)),
+                    }
                 }
                 30 | 31 if self.shared_allowed => {
                     self.used_shared = true;

@@ -34,6 +34,7 @@ fn builtin(kind: NodeKind) -> Option<(&'static str, &'static [&'static str])> {
         K::Delay => ("Delay", &["delay_msec"]),
         K::Wait => ("Sleep", &["msec"]),
         K::RunOnce => ("RunOnce", &["then_skip"]),
+        K::Precondition => ("Precondition", &["if", "else"]),
         K::Subtree => ("SubTree", &[]),
         K::Success => ("AlwaysSuccess", &[]),
         K::Failure => ("AlwaysFailure", &[]),

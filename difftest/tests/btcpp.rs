@@ -118,6 +118,7 @@ const KINDS: &[&str] = &[
     "force_failure",
     "keep_running_until_failure",
     "run_once",
+    "precondition",
     "success",
     "failure",
     "cond",

@@ -144,8 +144,9 @@ impl Gen<'_> {
         quote!({ #bind #ok })
     }
 
-    /// `skip_if`, `success_if`, `failure_if`: before the child starts, a
-    /// true condition returns `then` without ticking it; a running child is
+    /// `skip_if`, `success_if`, `failure_if` (`when`: true) and
+    /// `precondition` (`when`: false): before the child starts, a condition
+    /// equal to `when` returns `then` without ticking it; a running child is
     /// not re-checked. `run_while` (`while_running`): the condition must
     /// hold to start the child and on every tick it runs; when false, the
     /// child is halted and the node returns `then`, the status its parent
@@ -155,14 +156,17 @@ impl Gen<'_> {
         id: usize,
         expr: &syn::Expr,
         then: Status,
+        when: bool,
         while_running: bool,
     ) -> TokenStream {
         let condition = self.condition(expr);
         let (enter, stop) = if while_running {
             // A stop also runs on the tick that enters.
             (None, Some((TokenStream::new(), quote!(!#condition))))
-        } else {
+        } else if when {
             (Some(quote!(!#condition)), None)
+        } else {
+            (Some(condition), None)
         };
         self.latch(
             id,

@@ -323,8 +323,10 @@ impl Gen<'_> {
                 finished,
                 ..
             } => self.after(id, success.as_ref(), failure.as_ref(), finished.as_ref()),
-            Kind::Precondition { expr, then } => self.precondition(id, expr, *then, false),
-            Kind::RunWhile { expr, skip } => self.precondition(id, expr, *skip, true),
+            Kind::Precondition {
+                expr, then, when, ..
+            } => self.precondition(id, expr, *then, *when, false),
+            Kind::RunWhile { expr, skip } => self.precondition(id, expr, *skip, true, true),
             Kind::Gate(n) => self.gate(id, *n),
             Kind::GlobalCooldown(d) => self.global_cooldown(id, d),
             Kind::Rendezvous { n, role } => self.rendezvous(id, *n, role),

@@ -434,6 +434,32 @@ fn ports(node: &Node) -> (Vec<(&'static str, String)>, bool) {
         Kind::Delay(s) => msec(node, "delay_msec", s),
         Kind::Wait(s) => msec(node, "msec", s),
         Kind::RunOnce { skip } => (vec![("then_skip", skip.is_some().to_string())], false),
+        Kind::Precondition {
+            expr,
+            then,
+            when: false,
+            skips,
+        } => {
+            // A literal `true` or `false` is a BT.CPP script as it is; any
+            // other condition is named after the node, as set at run time.
+            let script = match expr {
+                syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Bool(b),
+                    ..
+                }) => b.value.to_string(),
+                _ => format!("{{{}_n{}}}", node.row.keyword(), node.id),
+            };
+            let otherwise = match then {
+                _ if *skips => "SKIPPED",
+                Status::Success => "SUCCESS",
+                Status::Failure => "FAILURE",
+                Status::Running => "RUNNING",
+            };
+            (
+                vec![("if", script), ("else", otherwise.to_owned())],
+                !matches!(expr, syn::Expr::Lit(_)),
+            )
+        }
         Kind::Subtree { .. } => (Vec::new(), true),
         _ => (Vec::new(), matches!(node.row.info().btcpp, Btcpp::Model(_))),
     }
