@@ -15,7 +15,7 @@ fn main() {
     println!("cargo::rerun-if-changed=src/generator.rs");
     println!("cargo::rerun-if-env-changed=BT_DIFF_SEED");
     println!("cargo::rerun-if-env-changed=BT_DIFF_TREES");
-    let seed: u64 = env_or("BT_DIFF_SEED", 4);
+    let seed: u64 = env_or("BT_DIFF_SEED", 1);
     let trees: usize = env_or("BT_DIFF_TREES", 400);
     let program = generator::Generator::new(seed).program(12, trees);
     let source: String = program.iter().map(|t| t.text.as_str()).collect();

@@ -187,8 +187,9 @@
 //! # Composites
 //!
 //! These follow BehaviorTree.CPP 4.x (`Sequence`, `SequenceWithMemory`,
-//! `Fallback`, `ReactiveSequence`, `ReactiveFallback`, `IfThenElse`,
-//! `WhileDoElse`, `Parallel`, `ParallelAll`); see
+//! `Fallback`, `ReactiveSequence`, `ReactiveFallback`, `AsyncSequence`,
+//! `AsyncFallback`, `IfThenElse`, `WhileDoElse`, `Parallel`,
+//! `ParallelAll`); see
 //! [BehaviorTree.CPP's catalog](#behaviortreecpps-catalog) for where they
 //! differ.
 //!
@@ -313,6 +314,36 @@
 //! bot.enemy = true;
 //! state.tick(&mut bot);
 //! assert!(bot.patrol_halted);
+//! ```
+//!
+//! ## `async_sequence { .. }`, `async_select { .. }`
+//!
+//! A `sequence` (a `select`) that returns `Running` after a child that
+//! succeeded (failed) in the tick it started, unless it was the last: the
+//! next child starts on the next tick. A child that was running before the
+//! tick and finishes goes on to the next child at once, as in `sequence`.
+//! Long chains of instant steps are spread over ticks, so reactive
+//! ancestors check their conditions between them and a parallel ticks its
+//! other children. Halting it forgets where it was. BehaviorTree.CPP's
+//! `AsyncSequence` and `AsyncFallback`, ticked with `tickExactlyOnce` (see
+//! [BehaviorTree.CPP's catalog](#behaviortreecpps-catalog)).
+//!
+//! ```
+//! # use bt::prelude::*;
+//! # struct Bot { steps: Vec<&'static str> }
+//! behavior_tree! {
+//!     tree Steps(me: &mut Bot) {
+//!         async_sequence {
+//!             instant { me.steps.push("aim"); Outcome::Success },
+//!             instant { me.steps.push("fire"); Outcome::Success },
+//!         }
+//!     }
+//! }
+//! let (mut bot, mut state) = (Bot { steps: vec![] }, Steps::default());
+//! assert_eq!(state.tick(&mut bot), Status::Running);
+//! assert_eq!(bot.steps, ["aim"]);
+//! assert_eq!(state.tick(&mut bot), Status::Success);
+//! assert_eq!(bot.steps, ["aim", "fire"]);
 //! ```
 //!
 //! ## `if_then_else { condition, then, else }`
@@ -960,7 +991,7 @@
 //! The nodes of BehaviorTree.CPP 4.10's catalog, and how to write each
 //! here: the same semantics except where this table says otherwise. The
 //! last rows are nodes without a keyword of their own yet; writing their
-//! BT.CPP name (`sleep`, `async_sequence`, ..) is a compile error that says
+//! BT.CPP name (`sleep`, `try_catch`, ..) is a compile error that says
 //! what to write instead.
 //! The workspace's differential tests hold that to BT.CPP 4.8.2 itself:
 //! random trees over these nodes, exported as [`BTCPP_XML`](BehaviorTree::BTCPP_XML)
@@ -988,7 +1019,7 @@
 //! | `Sleep` | `wait(s)` | seconds of the context's time, not milliseconds of a clock |
 //! | `Precondition` (`if`, `else`) | `precondition(c, otherwise = ..)` | `if` is a Rust `bool` expression; `else="SKIPPED"` is `otherwise = skip`, which needs a sequence or select parent |
 //! | `Switch2` to `Switch6` | `switch(value) { A => .., B => .., _ => .. }` | cases are Rust patterns (literals, constants, enum variants), not strings compared at run time |
-//! | `AsyncSequence`, `AsyncFallback` | no keyword yet | `sequence` and `select` do not return `Running` between children |
+//! | `AsyncSequence`, `AsyncFallback` | `async_sequence`, `async_select` | one tick is BT.CPP's `tickExactlyOnce`: after such a node returns `Running`, BT.CPP's `tickOnce` ticks the whole tree again at once, where ours returns |
 //! | `TryCatch` | no keyword yet | |
 //! | `LoopInt`, `LoopDouble`, `LoopString`, `LoopBool` | no keyword yet | |
 //!

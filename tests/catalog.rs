@@ -45,6 +45,22 @@ behavior_tree! {
         while_do_else { L { n: "c" }, L { n: "a" }, L { n: "b" } }
     }
 
+    tree AsyncSeq(w: &mut World) {
+        async_sequence { cond w.cond("c"), L { n: "a" }, action w.act("x"), cond w.cond("d") }
+    }
+
+    tree AsyncSel(w: &mut World) {
+        async_select { cond w.cond("c"), cond w.cond("d"), cond w.cond("e") }
+    }
+
+    tree AsyncWide(w: &mut World) {
+        async_sequence { success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, L { n: "a" }, success, success }
+    }
+
+    tree AsyncHalted(w: &mut World) {
+        reactive_sequence { cond w.cond("g"), async_sequence { L { n: "a" }, L { n: "b" } } }
+    }
+
     tree SeqMem(w: &mut World) {
         sequence_with_memory { L { n: "a" }, L { n: "b" }, L { n: "c" } }
     }
@@ -394,6 +410,71 @@ fn preconditions_are_checked_only_before_the_child_starts() {
             // `b` runs on without `y` being checked; failure_if true.
             "F: .b=S ?f=S",
             "S: ?s=F +a=S ?y=S ?f=F +c=S",
+        ])
+    );
+}
+
+#[test]
+fn async_sequence_returns_running_after_a_child_that_finished_in_the_tick_it_started() {
+    let mut w = World::new(&[("c", "SS"), ("a", "RSS"), ("x", "SS"), ("d", "SF")]);
+    let mut t = AsyncSeq::default();
+    assert_eq!(
+        w.run(8, |w| t.tick(w)),
+        lines(&[
+            // `c` succeeded in the tick it started: the tick ends there.
+            "R: ?c=S",
+            "R: +a=R",
+            // `a` was running before this tick: no yield after it.
+            "R: .a=S x=S",
+            // The last child: the node finishes.
+            "S: ?d=S",
+            // It starts over.
+            "R: ?c=S",
+            "R: +a=S",
+            "R: x=S",
+            // A failure ends the node.
+            "F: ?d=F",
+        ])
+    );
+    assert!(!t.is_active());
+}
+
+#[test]
+fn async_select_returns_running_after_a_child_that_failed_in_the_tick_it_started() {
+    let mut w = World::new(&[("c", "FF"), ("d", "FS"), ("e", "S")]);
+    let mut t = AsyncSel::default();
+    assert_eq!(
+        w.run(5, |w| t.tick(w)),
+        lines(&["R: ?c=F", "R: ?d=F", "S: ?e=S", "R: ?c=F", "S: ?d=S"])
+    );
+    assert!(!t.is_active());
+}
+
+#[test]
+fn a_wide_async_sequence_resumes_at_each_of_its_children() {
+    // More children than one chain of resume blocks takes: it resumes
+    // through the position of the next child.
+    let mut w = World::new(&[("a", "RS")]);
+    let mut t = AsyncWide::default();
+    let trace = w.run(38, |w| t.tick(w));
+    let mut expected = vec!["R:"; 35];
+    expected.extend(["R: +a=R", "R: .a=S", "S:"]);
+    assert_eq!(trace, lines(&expected));
+}
+
+#[test]
+fn a_halted_async_sequence_starts_over() {
+    let mut w = World::new(&[("g", "SSFS"), ("a", "SS"), ("b", "RS")]);
+    let mut t = AsyncHalted::default();
+    assert_eq!(
+        w.run(4, |w| t.tick(w)),
+        lines(&[
+            "R: ?g=S +a=S",
+            "R: ?g=S +b=R",
+            // The reactive sequence halts it: `b` is halted and the
+            // async sequence forgets where it was.
+            "F: ?g=F !b",
+            "R: ?g=S +a=S",
         ])
     );
 }

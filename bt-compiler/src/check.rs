@@ -787,8 +787,11 @@ fn arguments_fit_the_children(node: &Node, errors: &mut Errors) {
 /// (Success) under a sequence, `Some(false)` (Failure) under a select.
 pub fn passes_over(parent: Kind) -> Option<bool> {
     match parent {
-        Kind::Sequence | Kind::SequenceWithMemory | Kind::ReactiveSequence => Some(true),
-        Kind::Select | Kind::ReactiveSelect => Some(false),
+        Kind::Sequence
+        | Kind::SequenceWithMemory
+        | Kind::ReactiveSequence
+        | Kind::AsyncSequence => Some(true),
+        Kind::Select | Kind::ReactiveSelect | Kind::AsyncSelect => Some(false),
         _ => None,
     }
 }

@@ -474,6 +474,9 @@ struct Slot {
     active: bool,
     /// The running child's position (composites, branches, switch, deciders).
     child: Option<usize>,
+    /// `async_sequence`, `async_select`: the child to start on the next
+    /// tick, after a yield (0 when none).
+    start: usize,
     /// When it was entered or started.
     since: f64,
     /// `wait`: when it started.
@@ -662,7 +665,7 @@ impl<'p> Interpreter<'p> {
         (0..self.places.len())
             .filter(|&p| {
                 let s = &agent.slots[p];
-                s.active || s.child.is_some() || s.started.is_some() || s.arrived
+                s.active || s.child.is_some() || s.start != 0 || s.started.is_some() || s.arrived
             })
             .map(|p| (self.places[p].tree, self.places[p].node))
             .collect()
@@ -852,6 +855,8 @@ impl<'p, H: Host> Run<'_, 'p, H> {
             Kind::Sequence => self.one_of(p, Plain::Resume, Success),
             Kind::SequenceWithMemory => self.one_of(p, Plain::Memory, Success),
             Kind::Select => self.one_of(p, Plain::Resume, Failure),
+            Kind::AsyncSequence => self.one_of(p, Plain::Async, Success),
+            Kind::AsyncSelect => self.one_of(p, Plain::Async, Failure),
             Kind::ReactiveSequence => self.reactive(p, Success, Failure),
             Kind::ReactiveSelect => self.reactive(p, Failure, Success),
             Kind::IfThenElse => self.if_then_else(p),
@@ -961,13 +966,25 @@ impl<'p, H: Host> Run<'_, 'p, H> {
     /// `sequence_with_memory` (resume where it stopped, also after a
     /// failure or a halt).
     fn one_of(&mut self, p: usize, form: Plain, next: Status) -> Status {
+        let resumed = self.slot(p).child;
         let first = match form {
-            Plain::Resume => self.slot(p).child.unwrap_or(0),
+            Plain::Resume => resumed.unwrap_or(0),
+            Plain::Async => resumed.unwrap_or(self.slot(p).start),
             Plain::Memory => self.slot(p).keep.next,
         };
-        for i in first..self.children(p) {
+        self.slot(p).start = 0;
+        let n = self.children(p);
+        for i in first..n {
             let status = self.tick(self.child(p, i));
             if status == next {
+                // An async form yields after a child that finished in the
+                // tick it started, unless it was the last.
+                if form == Plain::Async && resumed != Some(i) && i + 1 < n {
+                    let slot = self.slot(p);
+                    slot.child = None;
+                    slot.start = i + 1;
+                    return Status::Running;
+                }
                 continue;
             }
             if form == Plain::Memory {
@@ -1565,8 +1582,11 @@ impl<'p, H: Host> Run<'_, 'p, H> {
             | Kind::ReactiveSelect
             | Kind::IfThenElse
             | Kind::WhileDoElse
+            | Kind::AsyncSequence
+            | Kind::AsyncSelect
             | Kind::Switch(_)
             | Kind::Decider { .. } => {
+                self.slot(p).start = 0;
                 if let Some(i) = self.slot(p).child.take() {
                     self.halt(self.child(p, i));
                 }
@@ -1586,5 +1606,8 @@ impl<'p, H: Host> Run<'_, 'p, H> {
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Plain {
     Resume,
+    /// `async_sequence`, `async_select`: `Resume`, and `Running` after a
+    /// child that finished in the tick it started.
+    Async,
     Memory,
 }

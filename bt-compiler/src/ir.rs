@@ -192,6 +192,10 @@ pub enum Kind {
     Select,
     /// e.g. `reactive_select { a, b }`
     ReactiveSelect,
+    /// e.g. `async_sequence { a, b }`
+    AsyncSequence,
+    /// e.g. `async_select { a, b }`
+    AsyncSelect,
     /// e.g. `if_then_else { c, a, b }` (the else branch is optional)
     IfThenElse,
     /// e.g. `while_do_else { c, a, b }` (the else branch is optional)

@@ -346,6 +346,10 @@ node_kinds! {
         "Children in order until one succeeds; resumes at the running child.";
     ReactiveSelect = "reactive_select", Keyword, Many, NONE, [], Builtin("ReactiveFallback"),
         "Children in order from the first every tick; an earlier child that succeeds or runs halts the later running one.";
+    AsyncSequence = "async_sequence", Keyword, Many, NONE, [], Builtin("AsyncSequence"),
+        "A sequence that returns Running after a child that succeeded in the tick it started, and goes on with the next child on the next tick.";
+    AsyncSelect = "async_select", Keyword, Many, NONE, [], Builtin("AsyncFallback"),
+        "A select that returns Running after a child that failed in the tick it started, and goes on with the next child on the next tick.";
     IfThenElse = "if_then_else", Keyword, Branches, NONE, [], Builtin("IfThenElse"),
         "Runs the condition child once, then the second child if it succeeded, else the third.";
     WhileDoElse = "while_do_else", Keyword, Branches, NONE, [], Builtin("WhileDoElse"),
@@ -490,6 +494,7 @@ pub const BTCPP_NAMES: &[(&str, &str)] = &[
     ("always_success", "success"),
     ("always_failure", "failure"),
     ("condition", "cond"),
+    ("async_fallback", "async_select"),
 ];
 
 /// BehaviorTree.CPP 4.10 nodes that have no keyword of their own here, with
@@ -499,16 +504,6 @@ pub const BTCPP_SPELLINGS: &[(&str, &str)] = &[
     (
         "sleep",
         "BehaviorTree.CPP's `Sleep` is `wait(seconds)` here, in seconds of the context's time",
-    ),
-    (
-        "async_sequence",
-        "BehaviorTree.CPP's `AsyncSequence` has no keyword here yet; `sequence` runs the same \
-         children without returning `Running` between them",
-    ),
-    (
-        "async_fallback",
-        "BehaviorTree.CPP's `AsyncFallback` has no keyword here yet; `select` runs the same \
-         children without returning `Running` between them",
     ),
     (
         "try_catch",

@@ -180,6 +180,15 @@ mod tests {
     }
 
     #[test]
+    fn async_sequence_expansion() {
+        insta::assert_snapshot!(pretty(quote! {
+            tree Steps(me: &mut Agent) {
+                async_sequence { cond me.ready(), Aim, action me.fire() }
+            }
+        }));
+    }
+
+    #[test]
     fn small_tree_expansion() {
         insta::assert_snapshot!(pretty(quote! {
             /// Attack what is visible, else idle.

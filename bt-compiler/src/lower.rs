@@ -189,6 +189,8 @@ fn keyword_kind(kind: kinds::Kind, values: &Values, at: Place) -> Option<Kind> {
         K::ReactiveSequence => Kind::ReactiveSequence,
         K::Select => Kind::Select,
         K::ReactiveSelect => Kind::ReactiveSelect,
+        K::AsyncSequence => Kind::AsyncSequence,
+        K::AsyncSelect => Kind::AsyncSelect,
         K::Parallel => {
             let n = u32::try_from(at.children).ok()?;
             let threshold = |key| match values.threshold(key) {
@@ -389,6 +391,9 @@ fn analyse(nodes: &mut [Node], times: bool) {
             | Kind::Sync { .. }
             | Kind::Request { .. } => (true, true),
             Kind::Monitor { .. } => (false, false),
+            // Returns `Running` between children, and remembers which is
+            // next.
+            Kind::AsyncSequence | Kind::AsyncSelect if nodes[id].children.len() > 1 => (true, true),
             // Returns `Running` instead of starting the child.
             Kind::Precondition {
                 then: Status::Running,
@@ -417,6 +422,8 @@ fn analyse(nodes: &mut [Node], times: bool) {
             | Kind::RunWhile { .. }
             | Kind::Gate(_)
             | Kind::GlobalCooldown(_)
+            | Kind::AsyncSequence
+            | Kind::AsyncSelect
             | Kind::Switch(_) => (any_child_runs, any_child_runs),
         };
         nodes[id].can_run = can_run;
@@ -608,6 +615,8 @@ fn shape(node: &Node, child_state: bool, times: bool) -> Shape {
         | Kind::ReactiveSequence
         | Kind::Select
         | Kind::ReactiveSelect
+        | Kind::AsyncSequence
+        | Kind::AsyncSelect
         | Kind::Switch(_) => Shape::OneOf,
         Kind::Decider { .. } => Shape::Decider,
         Kind::Scope { .. } => latch(node.kind.release(), times),
@@ -650,6 +659,8 @@ fn keep(node: &Node) -> Vec<Keep> {
         | Kind::Sequence
         | Kind::ReactiveSequence
         | Kind::Select
+        | Kind::AsyncSequence
+        | Kind::AsyncSelect
         | Kind::ReactiveSelect
         | Kind::IfThenElse
         | Kind::WhileDoElse

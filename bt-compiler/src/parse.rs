@@ -884,7 +884,7 @@ mod tests {
                 sequence {
                     sleep(500),
                     try_catch { success },
-                    async_sequence { success },
+                    async_fallback { success },
                     loop_int { success },
                     fallback { success },
                 }
@@ -902,10 +902,9 @@ mod tests {
             "{}",
             messages[1]
         );
-        assert!(
-            messages[2].contains("`AsyncSequence` has no keyword here yet"),
-            "{}",
-            messages[2]
+        assert_eq!(
+            messages[2],
+            "unknown node kind `async_fallback`; this DSL calls it `async_select`"
         );
         assert!(messages[3].contains("`LoopInt`"), "{}", messages[3]);
         assert_eq!(

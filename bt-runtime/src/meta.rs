@@ -38,6 +38,10 @@ node_kinds! {
     Select = "select";
     /// `reactive_select { .. }`
     ReactiveSelect = "reactive_select";
+    /// `async_sequence { .. }`: a sequence that returns `Running` after a child finished in the tick it started
+    AsyncSequence = "async_sequence";
+    /// `async_select { .. }`: a select that returns `Running` after a child finished in the tick it started
+    AsyncSelect = "async_select";
     /// `if_then_else { condition, then, else }`
     IfThenElse = "if_then_else";
     /// `while_do_else { condition, do, else }`

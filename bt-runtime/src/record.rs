@@ -273,6 +273,8 @@ fn rule(kind: NodeKind) -> Rule {
         NodeKind::SequenceWithMemory => Rule::Memory,
         NodeKind::Sequence
         | NodeKind::Select
+        | NodeKind::AsyncSequence
+        | NodeKind::AsyncSelect
         | NodeKind::IfThenElse
         | NodeKind::Parallel
         | NodeKind::ParallelAll => Rule::Keep,

@@ -1,6 +1,7 @@
 """Runs trees in BehaviorTree.CPP (behaviortreepy) with scripted leaves.
 
-Input (argv[1]), JSON: {"ticks": N, "scripts": {"c7": [1, 2], "a8": [0, 1]},
+Input (argv[1]), JSON: {"ticks": N, "tick": "once" or "exactly_once" (BT.CPP's
+`tickOnce`, the default, or `tickExactlyOnce`), "scripts": {"c7": [1, 2], "a8": [0, 1]},
 "trees": [{"name": "Bt0", "xml": "...", "btlog": "/path/Bt0.btlog"}]}.
 Leaves are found by their name: conditions `cN` (model `Cond`) return their
 script's next value on each call; stateful actions `aN` (model `A`) start
@@ -79,7 +80,10 @@ def run_tree(job, tree):
     logger = bt.FileLogger(instance, tree["btlog"])
     ticks = []
     for _ in range(job["ticks"]):
-        status = instance.tick_once()
+        if job.get("tick") == "exactly_once":
+            status = instance.tick_exactly_once()
+        else:
+            status = instance.tick_once()
         ticks.append([NAME[status], calls[:]])
         calls.clear()
     drain(logger, tree["btlog"])

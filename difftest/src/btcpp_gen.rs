@@ -90,9 +90,18 @@ impl Gen {
         }
         match self.rng.below(16) {
             0..=5 => {
-                let kind =
-                    self.rng
-                        .pick(&["sequence", "select", "reactive_sequence", "reactive_select"]);
+                // The async forms are chosen by the leaf count, not by a
+                // draw, so that a seed's other trees stay as they were.
+                let kind = match self.rng.pick(&[
+                    "sequence",
+                    "select",
+                    "reactive_sequence",
+                    "reactive_select",
+                ]) {
+                    "sequence" if self.leaf.is_multiple_of(4) => "async_sequence",
+                    "select" if self.leaf.is_multiple_of(4) => "async_select",
+                    kind => kind,
+                };
                 let n = 2 + self.rng.below(3);
                 format!("{kind} {{ {} }}", self.children(depth, n))
             }

@@ -307,7 +307,11 @@ impl Generator {
         loop {
             let node = match self.rng.below(40) {
                 0..=2 => {
-                    let kw = self.rng.pick(IN_ORDER);
+                    let kw = match self.rng.pick(IN_ORDER) {
+                        "sequence" if k.is_multiple_of(4) => "async_sequence",
+                        "select" if k.is_multiple_of(4) => "async_select",
+                        kw => kw,
+                    };
                     let c = if self.rng.chance(30) {
                         self.guarded_leaf(0)
                     } else {
@@ -412,22 +416,32 @@ impl Generator {
                     let chosen = self.subset(&hooks);
                     format!("after({}) {{ {} }}", chosen.join(", "), self.child(at))
                 }
-                26 | 27 => match self.rng.pick(&["success_if", "failure_if", "precondition"]) {
-                    "precondition" => {
-                        let otherwise = self.rng.pick(&["failure", "success", "running"]);
-                        let child = self.child(at);
+                // Kinds added later are chosen by the expression's number,
+                // not by a draw, so that a seed's other trees stay as they
+                // were.
+                26 | 27 => {
+                    let kw = self.rng.pick(&["success_if", "failure_if"]);
+                    let child = self.child(at);
+                    if k.is_multiple_of(3) {
+                        let otherwise = ["failure", "success", "running"][(k as usize / 3) % 3];
                         format!("precondition(w.c({k}), otherwise = {otherwise}) {{ {child} }}")
+                    } else {
+                        format!("{kw}(w.c({k})) {{ {child} }}")
                     }
-                    kw => format!("{kw}(w.c({k})) {{ {} }}", self.child(at)),
-                },
+                }
                 28 | 29 if at.passes_over => {
-                    match self.rng.pick(&["skip_if", "run_while", "precondition"]) {
-                        "precondition" => format!(
-                            "precondition(w.c({k}), otherwise = skip) {{ {} }}",
-                            self.child(at)
-                        ),
-                        kw => format!("{kw}(w.c({k})) {{ {} }}", self.child(at)),
-                    }
+                    let kw = self.rng.pick(&["skip_if", "run_while"]);
+                    let kw = if k.is_multiple_of(3) {
+                        "precondition"
+                    } else {
+                        kw
+                    };
+                    let otherwise = if k.is_multiple_of(3) {
+                        ", otherwise = skip"
+                    } else {
+                        ""
+                    };
+                    format!("{kw}(w.c({k}){otherwise}) {{ {} }}", self.child(at))
                 }
                 30 | 31 if self.shared_allowed => {
                     self.used_shared = true;

@@ -16,6 +16,8 @@ fn builtin(kind: NodeKind) -> Option<(&'static str, &'static [&'static str])> {
     use NodeKind as K;
     Some(match kind {
         K::Sequence => ("Sequence", &[]),
+        K::AsyncSequence => ("AsyncSequence", &[]),
+        K::AsyncSelect => ("AsyncFallback", &[]),
         K::SequenceWithMemory => ("SequenceWithMemory", &[]),
         K::ReactiveSequence => ("ReactiveSequence", &[]),
         K::Select => ("Fallback", &[]),

@@ -102,7 +102,8 @@ locals! {
     best = "__best";
     /// The best score so far.
     best_score = "__best_score";
-    /// The decider child was activated in this tick.
+    /// The decider child was activated in this tick; an async form's
+    /// child did not run before this tick.
     fresh = "__fresh";
     /// A reactive composite's child runs on a fresh state in this tick.
     entered = "__entered";
@@ -198,6 +199,13 @@ pub fn shared_type(tree: &Ident) -> Ident {
 /// The variant naming child `id` in its parent's enum: `N4`.
 pub fn variant(id: usize) -> Ident {
     format_ident!("N{}", id)
+}
+
+/// The variant of an `async_sequence` or `async_select` that returned
+/// `Running` before child `id`, which starts on the next tick:
+/// `StartN4`.
+pub fn start_variant(id: usize) -> Ident {
+    format_ident!("StartN{}", id)
 }
 
 /// The field holding child `id`'s state in its parent's struct: `n4`.

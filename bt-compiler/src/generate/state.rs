@@ -248,6 +248,17 @@ impl Gen<'_> {
                 halts.push(quote!(#pattern => { #halt }));
             }
         }
+        // An async form yields before each child but the first.
+        if matches!(node.kind, Kind::AsyncSequence | Kind::AsyncSelect) {
+            for &c in &node.children[1..] {
+                let variant = names::start_variant(c);
+                let child_doc = format!(
+                    " Returned `Running` after the child before{}, which starts on the next tick.",
+                    self.tree.node(c).describe()
+                );
+                variants.push(quote!(#[doc = #child_doc] #variant,));
+            }
+        }
         let halt_match = (!halts.is_empty()).then(|| {
             quote! {
                 match self {

@@ -28,6 +28,10 @@ enum OneOf {
     Reactive,
     /// Resumes at the child that ran or failed last, until the node succeeds.
     Memory,
+    /// As `Plain`, and returns `Running` after a child that finished in
+    /// the tick it started (unless it is the last): the next child starts
+    /// on the next tick.
+    Async,
 }
 
 /// A leaf's memory held bare by an ancestor: see [`Gen::held`].
@@ -281,6 +285,8 @@ impl Gen<'_> {
                 self.one_of(id, OneOf::Memory, Status::Success, Status::Failure)
             }
             Kind::Select => self.one_of(id, OneOf::Plain, Status::Failure, Status::Success),
+            Kind::AsyncSequence => self.one_of(id, OneOf::Async, Status::Success, Status::Failure),
+            Kind::AsyncSelect => self.one_of(id, OneOf::Async, Status::Failure, Status::Success),
             Kind::ReactiveSequence => {
                 self.one_of(id, OneOf::Reactive, Status::Success, Status::Failure)
             }
@@ -676,6 +682,28 @@ impl Gen<'_> {
                     }
                 });
                 let eval = self.eval(c);
+                // An async form returns `Running` after a child (but the
+                // last) that finished in the tick it started: the next
+                // child starts on the next tick. Whether the child ran
+                // before is read before its setup writes its variant.
+                let next_child = node.children.get(i + 1).filter(|_| form == OneOf::Async);
+                let fresh = names::fresh();
+                let was_running = (next_child.is_some() && child.can_run).then(|| {
+                    let pattern = self.running_pattern(id, c);
+                    quote!(let #fresh = !::core::matches!(*#place, #pattern);)
+                });
+                let yield_now = next_child.map(|&next| {
+                    let start = names::start_variant(next);
+                    let store = quote! {
+                        *#place = #ty::#start;
+                        break #label #running;
+                    };
+                    if child.can_run {
+                        quote!(if #fresh { #store })
+                    } else {
+                        store
+                    }
+                });
                 let decide = if child.can_run {
                     let remember = match (child.has_state, reactive) {
                         (true, _) if held.is_some() => quote!(),
@@ -712,7 +740,7 @@ impl Gen<'_> {
                     };
                     quote! {
                         match #r {
-                            #next_status => {}
+                            #next_status => { #yield_now }
                             #stop_status => {
                                 #mark
                                 #reset
@@ -732,9 +760,11 @@ impl Gen<'_> {
                             #reset
                             break #label #stop_status;
                         }
+                        #yield_now
                     }
                 };
                 quote! {{
+                    #was_running
                     #setup
                     #eval
                     #decide
@@ -759,6 +789,8 @@ impl Gen<'_> {
             OneOf::Memory => self.resume_chain(id, &pieces, |i| {
                 Some(Literal::usize_unsuffixed(i).into_token_stream())
             }),
+            OneOf::Async if !node.has_state => self.chunked(id, &pieces),
+            OneOf::Async => self.resume_chain(id, &pieces, |i| Some(self.async_entry(id, i))),
         };
         let idle = (node.has_state && held.is_none()).then(|| quote!(*#place = #ty::Idle;));
         let restart = (form == OneOf::Memory).then(|| quote!(#memory = 0;));
@@ -772,24 +804,40 @@ impl Gen<'_> {
         }
     }
 
-    /// The `__position` method of a `sequence` or `select` with more
-    /// children to resume at than one chain of nested blocks takes: the
-    /// running child's position (0 when none runs).
+    /// Where an async form resumes at its child at position `i`: the
+    /// child runs, or the node yielded before it.
+    fn async_entry(&self, id: usize, i: usize) -> TokenStream {
+        let c = self.tree.node(id).children[i];
+        let (ty, start) = (self.type_ident(id), names::start_variant(c));
+        if self.tree.node(c).can_run {
+            let running = self.running_pattern(id, c);
+            quote!(#running | #ty::#start)
+        } else {
+            quote!(#ty::#start)
+        }
+    }
+
+    /// The `__position` method of a `sequence`, `select` or async form with
+    /// more children to resume at than one chain of nested blocks takes:
+    /// the position of the child it resumes at (0 when none).
     pub(super) fn position_method(&self, id: usize) -> Option<TokenStream> {
         let node = self.tree.node(id);
-        if !matches!(node.kind, Kind::Sequence | Kind::Select) || !node.has_state {
+        let async_form = matches!(node.kind, Kind::AsyncSequence | Kind::AsyncSelect);
+        if !(async_form || matches!(node.kind, Kind::Sequence | Kind::Select)) || !node.has_state {
             return None;
         }
         let arms: Vec<TokenStream> = (1..node.children.len())
             .filter_map(|i| {
                 let child = self.tree.node(node.children[i]);
-                child.can_run.then(|| {
-                    let (pattern, i) = (
-                        self.running_pattern(id, child.id),
-                        Literal::usize_unsuffixed(i),
-                    );
-                    quote!(#pattern => #i,)
-                })
+                let pattern = if async_form {
+                    self.async_entry(id, i)
+                } else if child.can_run {
+                    self.running_pattern(id, child.id)
+                } else {
+                    return None;
+                };
+                let i = Literal::usize_unsuffixed(i);
+                Some(quote!(#pattern => #i,))
             })
             .collect();
         (arms.len() > MAX_NESTED_ENTRIES).then(|| {
