@@ -995,9 +995,10 @@
 //! what to write instead.
 //! The workspace's differential tests hold that to BT.CPP 4.8.2 itself:
 //! random trees over these nodes, exported as [`BTCPP_XML`](BehaviorTree::BTCPP_XML)
-//! and run by BT.CPP with the same scripted leaves, make the same leaf
-//! calls and return the same statuses tick for tick, and each difference
-//! below has a test that shows both sides.
+//! and run by BT.CPP with the same scripted leaves (one `tickExactlyOnce`
+//! per tick), make the same leaf calls and return the same statuses tick
+//! for tick, and each difference below has a test that shows both sides
+//! (the ones about yielding under `tickOnce`).
 //!
 //! | BehaviorTree.CPP | here | difference |
 //! |---|---|---|
