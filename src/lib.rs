@@ -997,8 +997,8 @@
 //! random trees over these nodes, exported as [`BTCPP_XML`](BehaviorTree::BTCPP_XML)
 //! and run by BT.CPP with the same scripted leaves (one `tickExactlyOnce`
 //! per tick), make the same leaf calls and return the same statuses tick
-//! for tick, and each difference below has a test that shows both sides
-//! (the ones about yielding under `tickOnce`).
+//! for tick. Each difference below has a test that shows both sides; the
+//! ones about yielding show BT.CPP under `tickOnce`.
 //!
 //! | BehaviorTree.CPP | here | difference |
 //! |---|---|---|
