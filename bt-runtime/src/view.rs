@@ -17,6 +17,8 @@
 //! | `reactive_sequence` | `ReactiveSequence` | |
 //! | `select` | `Fallback` | |
 //! | `reactive_select` | `ReactiveFallback` | |
+//! | `async_sequence` | `AsyncSequence` | |
+//! | `async_select` | `AsyncFallback` | |
 //! | `if_then_else` | `IfThenElse` | |
 //! | `while_do_else` | `WhileDoElse` | |
 //! | `parallel(success = s, failure = f)` | `Parallel` | `success_count`, `failure_count` (the effective counts) |
@@ -30,6 +32,7 @@
 //! | `delay(s)` | `Delay` | `delay_msec` |
 //! | `wait(s)` | `Sleep` | `msec` |
 //! | `run_once(then_skip = b)` | `RunOnce` | `then_skip` |
+//! | `precondition(c, otherwise = s)` | `Precondition` | `if` (`true` or `false` for a literal, else `{precondition_nN}`), `else` (`SKIPPED` for `skip`) |
 //! | `success`, `failure` | `AlwaysSuccess`, `AlwaysFailure` | |
 //! | a subtree call `Patrol(me)` | `SubTree ID="Patrol"` | |
 //!
