@@ -15,8 +15,9 @@
 //! compared in tests with) a BT.CPP log of the same run:
 //! - a node with children becomes running when it ticks one of them (so a
 //!   `run_once` that only repeats how it ended goes from idle straight to
-//!   that status, as BT.CPP's `RunOnce` does); every node takes the status
-//!   it returns;
+//!   that status, as BT.CPP's `RunOnce` does), except a `precondition`,
+//!   which changes only when it returns (after its child, as BT.CPP's
+//!   `Precondition`); every node takes the status it returns;
 //! - a node that finishes first returns its children to idle (in child
 //!   order; a running one is halted, its own children first), then takes
 //!   its status;
