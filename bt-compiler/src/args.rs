@@ -281,10 +281,12 @@ fn typed(ty: ArgType, value: &Expr) -> syn::Result<Value> {
             {
                 Some((_, o)) => Value::Otherwise(*o),
                 None => {
-                    return Err(syn::Error::new(
-                        value.span(),
-                        "expected `failure`, `success`, `running` or `skip`",
-                    ));
+                    let words: Vec<String> = (crate::kinds::Otherwise::WORDS.iter())
+                        .map(|(w, _)| format!("`{w}`"))
+                        .collect();
+                    let (last, rest) = words.split_last().expect("words");
+                    let message = format!("expected {} or {last}", rest.join(", "));
+                    return Err(syn::Error::new(value.span(), message));
                 }
             }
         }
