@@ -346,6 +346,38 @@
 //! assert_eq!(bot.steps, ["aim", "fire"]);
 //! ```
 //!
+//! ## `try_catch { try.., catch }`
+//!
+//! Its children but the last run as a `sequence`: the node succeeds when
+//! they all did. When one fails, the last child (the catch) starts in the
+//! same tick; the try children are not ticked again while it runs, and the
+//! node fails once it finished, whatever it returned. The next tick after
+//! that starts over at the first try child. Halting the node halts the
+//! running child, try or catch, without running the catch: BehaviorTree.CPP's
+//! `TryCatch` with its default `catch_on_halt = false` (its `true`, which
+//! ticks the catch child inside the halt, has no spelling here; put code
+//! that must run when the node is halted in `after(halted = ..)`). At
+//! least two children.
+//!
+//! ```
+//! # use bt::prelude::*;
+//! # struct Bot { log: Vec<&'static str>, door_open: bool }
+//! behavior_tree! {
+//!     tree Enter(me: &mut Bot) {
+//!         try_catch {
+//!             instant { me.log.push("unlock"); Outcome::Success },
+//!             cond me.door_open,
+//!             instant { me.log.push("lock again"); Outcome::Success },
+//!         }
+//!     }
+//! }
+//! let (mut bot, mut state) = (Bot { log: vec![], door_open: false }, Enter::default());
+//! assert_eq!(state.tick(&mut bot), Status::Failure);
+//! assert_eq!(bot.log, ["unlock", "lock again"]);
+//! bot.door_open = true;
+//! assert_eq!(state.tick(&mut bot), Status::Success);
+//! ```
+//!
 //! ## `if_then_else { condition, then, else }`
 //!
 //! Runs its first child, the condition, once (to the end if it returns
@@ -1021,7 +1053,7 @@
 //! | `Precondition` (`if`, `else`) | `precondition(c, otherwise = ..)` | `if` is a Rust `bool` expression; `else="SKIPPED"` is `otherwise = skip`, which needs a sequence or select parent |
 //! | `Switch2` to `Switch6` | `switch(value) { A => .., B => .., _ => .. }` | cases are Rust patterns (literals, constants, enum variants), not strings compared at run time |
 //! | `AsyncSequence`, `AsyncFallback` | `async_sequence`, `async_select` | one tick is BT.CPP's `tickExactlyOnce`: after such a node returns `Running`, BT.CPP's `tickOnce` ticks the whole tree again at once, where ours returns |
-//! | `TryCatch` | no keyword yet | |
+//! | `TryCatch` | `try_catch { try.., catch }` | `catch_on_halt = true` has no spelling: a halt never runs the catch child (use `after(halted = ..)`); BT.CPP 4.8.2 has no `TryCatch`, so tests hold it to 4.10's source (`tests/catalog.rs`) instead of the random-tree comparison |
 //! | `LoopInt`, `LoopDouble`, `LoopString`, `LoopBool` | no keyword yet | |
 //!
 //! # Saving, loading and replaying
@@ -1321,6 +1353,7 @@
 //! | a count that is zero, negative or not whole | a count must be at least 1, or `forever` | `zero_repeat_count`, `negative_repeat_count`, `non_integer_retry_count`, `gate_zero` |
 //! | a threshold above the number of children | `success = 3` can never be reached: this `parallel` has only 2 children | `parallel_threshold_above_child_count`, `parallel_all_threshold_too_high` |
 //! | a flag argument that is not `true`/`false` | expected `true` or `false` | `run_once_then_skip_not_a_bool` |
+//! | `try_catch` with fewer than two children | takes the children to try, then the one that runs if one of them fails | `try_catch_without_a_catch` |
 //! | a `precondition`'s `otherwise` that is not a status, or `skip` where nothing can pass over it | expected `failure`, `success`, `running` or `skip` | `precondition_otherwise_not_a_status` |
 //! | `random`/`shuffle` without a generator | `random` needs the random number generator to draw from | `random_without_rng` |
 //! | a decorator without exactly one child | `invert` needs exactly one child, found none / takes exactly one child, found 2 | `decorator_without_child`, `decorator_with_two_children`, `keep_running_until_failure_with_two_children` |

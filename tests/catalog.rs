@@ -45,6 +45,26 @@ behavior_tree! {
         while_do_else { L { n: "c" }, L { n: "a" }, L { n: "b" } }
     }
 
+    tree TryCatch(w: &mut World) {
+        try_catch { L { n: "a" }, L { n: "b" }, L { n: "c" } }
+    }
+
+    tree TryCatchAction(w: &mut World) {
+        try_catch { cond w.cond("t"), action w.act("x") }
+    }
+
+    tree TryCatchInstant(w: &mut World) {
+        try_catch { L { n: "a" }, cond w.cond("x") }
+    }
+
+    tree TryCatchHalted(w: &mut World) {
+        reactive_sequence { cond w.cond("g"), try_catch { L { n: "a" }, L { n: "c" } } }
+    }
+
+    tree TryCatchWide(w: &mut World) {
+        try_catch { success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, L { n: "a" }, L { n: "b" }, L { n: "c" } }
+    }
+
     tree AsyncSeq(w: &mut World) {
         async_sequence { cond w.cond("c"), L { n: "a" }, action w.act("x"), cond w.cond("d") }
     }
@@ -410,6 +430,84 @@ fn preconditions_are_checked_only_before_the_child_starts() {
             // `b` runs on without `y` being checked; failure_if true.
             "F: .b=S ?f=S",
             "S: ?s=F +a=S ?y=S ?f=F +c=S",
+        ])
+    );
+}
+
+// `try_catch`'s expected traces follow BehaviorTree.CPP 4.10's
+// `TryCatchNode::tick` and `halt` (4.8.2, which the random trees are
+// compared with, has no TryCatch).
+
+#[test]
+fn try_catch_runs_the_catch_child_in_the_tick_a_try_child_fails_then_fails() {
+    let mut w = World::new(&[("a", "RSS"), ("b", "FS"), ("c", "RS")]);
+    let mut t = TryCatch::default();
+    assert_eq!(
+        w.run(4, |w| t.tick(w)),
+        lines(&[
+            "R: +a=R",
+            // `b` fails: the catch child starts in the same tick.
+            "R: .a=S +b=F +c=R",
+            // Whatever the catch child returns, the node fails.
+            "F: .c=S",
+            // It starts over at the first try child.
+            "S: +a=S +b=S",
+        ])
+    );
+    assert!(!t.is_active());
+}
+
+#[test]
+fn try_catch_ticks_only_the_running_catch_child() {
+    let mut w = World::new(&[("t", "FS"), ("x", "RRFS")]);
+    let mut t = TryCatchAction::default();
+    assert_eq!(
+        w.run(4, |w| t.tick(w)),
+        lines(&["R: ?t=F x=R", "R: x=R", "F: x=F", "S: ?t=S"])
+    );
+}
+
+#[test]
+fn try_catch_fails_with_a_catch_child_that_finishes_at_once() {
+    let mut w = World::new(&[("a", "FS"), ("x", "S")]);
+    let mut t = TryCatchInstant::default();
+    assert_eq!(w.run(2, |w| t.tick(w)), lines(&["F: +a=F ?x=S", "S: +a=S"]));
+}
+
+#[test]
+fn a_halted_try_catch_halts_the_running_child_without_running_the_catch() {
+    // BT.CPP's `catch_on_halt` is false by default: a halt in the try
+    // children does not run the catch child.
+    let mut w = World::new(&[("g", "SFSSFS"), ("a", "RFS"), ("c", "RR")]);
+    let mut t = TryCatchHalted::default();
+    assert_eq!(
+        w.run(6, |w| t.tick(w)),
+        lines(&[
+            "R: ?g=S +a=R",
+            "F: ?g=F !a",
+            "R: ?g=S +a=F +c=R",
+            "R: ?g=S .c=R",
+            // Halted in the catch child: it starts over at the try.
+            "F: ?g=F !c",
+            "S: ?g=S +a=S",
+        ])
+    );
+    assert!(!t.is_active());
+}
+
+#[test]
+fn a_wide_try_catch_resumes_at_its_try_children_and_its_catch() {
+    // More try children than one chain of resume blocks takes.
+    let mut w = World::new(&[("a", "RSS"), ("b", "RFR"), ("c", "RS")]);
+    let mut t = TryCatchWide::default();
+    assert_eq!(
+        w.run(5, |w| t.tick(w)),
+        lines(&[
+            "R: +a=R",
+            "R: .a=S +b=R",
+            "R: .b=F +c=R",
+            "F: .c=S",
+            "R: +a=S +b=R"
         ])
     );
 }

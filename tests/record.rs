@@ -468,3 +468,63 @@ fn agents_and_nodes_a_recorder_does_not_have_are_typed_errors() {
     }
     assert!(out.is_empty());
 }
+
+/// Statuses a scripted step returns, one per tick it is reached.
+struct Script(std::collections::VecDeque<Status>);
+
+impl Script {
+    fn new(statuses: &[Status]) -> Script {
+        Script(statuses.iter().copied().collect())
+    }
+    fn next(&mut self) -> Status {
+        self.0.pop_front().expect("the script has run out")
+    }
+}
+
+bt::behavior_tree! {
+    tree Careful(me: &mut [Script; 3], cx: &Ctx<NoFlags, NoFlags, impl Trace>) {
+        try_catch { action me[0].next(), action me[1].next(), action me[2].next() }
+    }
+}
+
+#[test]
+fn try_catch_returns_its_try_children_to_idle_when_the_catch_starts() {
+    use NodeStatus::{Failure, Idle, Running, Success};
+    use Status as S;
+    let recorder = Recorder::new::<Careful>(1, 1 << 10);
+    let mut scripts = [
+        Script::new(&[S::Running, S::Success]),
+        Script::new(&[S::Failure]),
+        Script::new(&[S::Running, S::Success]),
+    ];
+    let mut tree = Careful::default();
+    // uid 1 is the try_catch, 2 to 4 its children.
+    let mut tick = |t: u32| {
+        let cx: Cx = Ctx::new(f64::from(t), 1.0).trace(&recorder);
+        let status = tree.tick(&mut scripts, &cx);
+        (status, recorder.current_statuses(0).unwrap()[1..].to_vec())
+    };
+    assert_eq!(tick(0), (S::Running, vec![Running, Running, Idle, Idle]));
+    // The second try child fails: BT.CPP resets the try children, then
+    // ticks the catch child.
+    assert_eq!(tick(1), (S::Running, vec![Running, Idle, Idle, Running]));
+    // The catch child finished: the node fails, and everything is idle.
+    assert_eq!(tick(2), (S::Failure, vec![Idle, Idle, Idle, Idle]));
+    let statuses: Vec<(u16, NodeStatus)> = recorder
+        .transitions(0)
+        .unwrap()
+        .iter()
+        .filter(|t| t.time == 1.0)
+        .map(|t| (t.uid, t.status))
+        .collect();
+    assert_eq!(
+        statuses,
+        [
+            (2, Success),
+            (3, Failure),
+            (2, Idle),
+            (3, Idle),
+            (4, Running)
+        ]
+    );
+}

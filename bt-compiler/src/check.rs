@@ -699,6 +699,18 @@ fn children_match_the_kind(node: &Node, errors: &mut Errors) {
                 ));
             }
         }
+        Children::ThenLast => {
+            if count < 2 {
+                errors.push(syn::Error::new(
+                    children.first().map_or(*brace_span, |c| c.span),
+                    format!(
+                        "`{word}` takes the children to try, then the one that runs if one of \
+                         them fails, as in `{word} {{ act, cleanup }}`; found {count} {}",
+                        if count == 1 { "child" } else { "children" }
+                    ),
+                ));
+            }
+        }
         Children::Many | Children::Guarded | Children::Arms => {
             if count == 0 {
                 errors.push(syn::Error::new(
@@ -790,7 +802,8 @@ pub fn passes_over(parent: Kind) -> Option<bool> {
         Kind::Sequence
         | Kind::SequenceWithMemory
         | Kind::ReactiveSequence
-        | Kind::AsyncSequence => Some(true),
+        | Kind::AsyncSequence
+        | Kind::TryCatch => Some(true),
         Kind::Select | Kind::ReactiveSelect | Kind::AsyncSelect => Some(false),
         _ => None,
     }

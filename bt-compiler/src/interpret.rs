@@ -857,6 +857,7 @@ impl<'p, H: Host> Run<'_, 'p, H> {
             Kind::Select => self.one_of(p, Plain::Resume, Failure),
             Kind::AsyncSequence => self.one_of(p, Plain::Async, Success),
             Kind::AsyncSelect => self.one_of(p, Plain::Async, Failure),
+            Kind::TryCatch => self.try_catch(p),
             Kind::ReactiveSequence => self.reactive(p, Success, Failure),
             Kind::ReactiveSelect => self.reactive(p, Failure, Success),
             Kind::IfThenElse => self.if_then_else(p),
@@ -966,6 +967,12 @@ impl<'p, H: Host> Run<'_, 'p, H> {
     /// `sequence_with_memory` (resume where it stopped, also after a
     /// failure or a halt).
     fn one_of(&mut self, p: usize, form: Plain, next: Status) -> Status {
+        let n = self.children(p);
+        self.in_order(p, form, next, n)
+    }
+
+    /// [`one_of`](Self::one_of) over the first `n` children.
+    fn in_order(&mut self, p: usize, form: Plain, next: Status, n: usize) -> Status {
         let resumed = self.slot(p).child;
         let first = match form {
             Plain::Resume => resumed.unwrap_or(0),
@@ -973,7 +980,6 @@ impl<'p, H: Host> Run<'_, 'p, H> {
             Plain::Memory => self.slot(p).keep.next,
         };
         self.slot(p).start = 0;
-        let n = self.children(p);
         for i in first..n {
             let status = self.tick(self.child(p, i));
             if status == next {
@@ -998,6 +1004,26 @@ impl<'p, H: Host> Run<'_, 'p, H> {
             self.slot(p).keep.next = 0;
         }
         next
+    }
+
+    /// `try_catch`: the children but the last as a `sequence`; when one
+    /// fails, the last (the catch) runs in the same tick, and the node
+    /// fails once it finished. While the catch runs, it alone is ticked.
+    fn try_catch(&mut self, p: usize) -> Status {
+        let catch = self.children(p) - 1;
+        if self.slot(p).child != Some(catch) {
+            let status = self.in_order(p, Plain::Resume, Status::Success, catch);
+            if status != Status::Failure {
+                return status;
+            }
+        }
+        let status = self.tick(self.child(p, catch));
+        self.slot(p).child = status.is_running().then_some(catch);
+        if status.is_running() {
+            status
+        } else {
+            Status::Failure
+        }
     }
 
     /// `reactive_sequence`, `reactive_select`: from the first child every
@@ -1584,6 +1610,7 @@ impl<'p, H: Host> Run<'_, 'p, H> {
             | Kind::WhileDoElse
             | Kind::AsyncSequence
             | Kind::AsyncSelect
+            | Kind::TryCatch
             | Kind::Switch(_)
             | Kind::Decider { .. } => {
                 self.slot(p).start = 0;

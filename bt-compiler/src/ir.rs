@@ -196,6 +196,9 @@ pub enum Kind {
     AsyncSequence,
     /// e.g. `async_select { a, b }`
     AsyncSelect,
+    /// e.g. `try_catch { a, b, cleanup }`: the children but the last as a
+    /// sequence; when one fails, the last runs and the node fails.
+    TryCatch,
     /// e.g. `if_then_else { c, a, b }` (the else branch is optional)
     IfThenElse,
     /// e.g. `while_do_else { c, a, b }` (the else branch is optional)

@@ -41,6 +41,8 @@ pub enum Children {
     Arms,
     /// A condition, then one or two branches: `if_then_else`.
     Branches,
+    /// Two or more, the last with a role of its own: `try_catch`'s catch.
+    ThenLast,
 }
 
 /// The type of an argument, checked when it is read.
@@ -350,6 +352,8 @@ node_kinds! {
         "A sequence that returns Running after a child that succeeded in the tick it started, and goes on with the next child on the next tick.";
     AsyncSelect = "async_select", Keyword, Many, NONE, [], Builtin("AsyncFallback"),
         "A select that returns Running after a child that failed in the tick it started, and goes on with the next child on the next tick.";
+    TryCatch = "try_catch", Keyword, ThenLast, NONE, [], Builtin("TryCatch"),
+        "The children but the last as a sequence; if one fails, the last child runs and then the node fails.";
     IfThenElse = "if_then_else", Keyword, Branches, NONE, [], Builtin("IfThenElse"),
         "Runs the condition child once, then the second child if it succeeded, else the third.";
     WhileDoElse = "while_do_else", Keyword, Branches, NONE, [], Builtin("WhileDoElse"),
@@ -504,11 +508,6 @@ pub const BTCPP_SPELLINGS: &[(&str, &str)] = &[
     (
         "sleep",
         "BehaviorTree.CPP's `Sleep` is `wait(seconds)` here, in seconds of the context's time",
-    ),
-    (
-        "try_catch",
-        "BehaviorTree.CPP's `TryCatch` has no keyword here yet; `after(failure = ..)` and \
-         `after(halted = ..)` run code when a child fails or is halted",
     ),
     (
         "loop",

@@ -189,6 +189,15 @@ mod tests {
     }
 
     #[test]
+    fn try_catch_expansion() {
+        insta::assert_snapshot!(pretty(quote! {
+            tree Careful(me: &mut Agent) {
+                try_catch { cond me.ready(), Aim, action me.fire(), Holster }
+            }
+        }));
+    }
+
+    #[test]
     fn small_tree_expansion() {
         insta::assert_snapshot!(pretty(quote! {
             /// Attack what is visible, else idle.

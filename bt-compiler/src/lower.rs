@@ -191,6 +191,7 @@ fn keyword_kind(kind: kinds::Kind, values: &Values, at: Place) -> Option<Kind> {
         K::ReactiveSelect => Kind::ReactiveSelect,
         K::AsyncSequence => Kind::AsyncSequence,
         K::AsyncSelect => Kind::AsyncSelect,
+        K::TryCatch => Kind::TryCatch,
         K::Parallel => {
             let n = u32::try_from(at.children).ok()?;
             let threshold = |key| match values.threshold(key) {
@@ -424,6 +425,7 @@ fn analyse(nodes: &mut [Node], times: bool) {
             | Kind::GlobalCooldown(_)
             | Kind::AsyncSequence
             | Kind::AsyncSelect
+            | Kind::TryCatch
             | Kind::Switch(_) => (any_child_runs, any_child_runs),
         };
         nodes[id].can_run = can_run;
@@ -617,6 +619,7 @@ fn shape(node: &Node, child_state: bool, times: bool) -> Shape {
         | Kind::ReactiveSelect
         | Kind::AsyncSequence
         | Kind::AsyncSelect
+        | Kind::TryCatch
         | Kind::Switch(_) => Shape::OneOf,
         Kind::Decider { .. } => Shape::Decider,
         Kind::Scope { .. } => latch(node.kind.release(), times),
@@ -661,6 +664,7 @@ fn keep(node: &Node) -> Vec<Keep> {
         | Kind::Select
         | Kind::AsyncSequence
         | Kind::AsyncSelect
+        | Kind::TryCatch
         | Kind::ReactiveSelect
         | Kind::IfThenElse
         | Kind::WhileDoElse

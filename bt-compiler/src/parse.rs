@@ -667,7 +667,7 @@ fn parse_keyword(
         }
         Children::Guarded => List::Deciders,
         Children::Arms => List::Arms,
-        Children::One | Children::Many | Children::Branches => List::Nodes,
+        Children::One | Children::Many | Children::Branches | Children::ThenLast => List::Nodes,
     };
     if !input.peek(syn::token::Brace) {
         let what = if info.children == Children::One {
@@ -883,7 +883,7 @@ mod tests {
             tree T(a: &mut A) {
                 sequence {
                     sleep(500),
-                    try_catch { success },
+                    reactive_fallback { success },
                     async_fallback { success },
                     loop_int { success },
                     fallback { success },
@@ -897,10 +897,9 @@ mod tests {
             messages[0]
         );
         assert!(messages[0].contains("`wait(seconds)`"), "{}", messages[0]);
-        assert!(
-            messages[1].contains("`TryCatch` has no keyword here yet"),
-            "{}",
-            messages[1]
+        assert_eq!(
+            messages[1],
+            "unknown node kind `reactive_fallback`; this DSL calls it `reactive_select`"
         );
         assert_eq!(
             messages[2],

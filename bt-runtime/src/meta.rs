@@ -42,6 +42,8 @@ node_kinds! {
     AsyncSequence = "async_sequence";
     /// `async_select { .. }`: a select that returns `Running` after a child finished in the tick it started
     AsyncSelect = "async_select";
+    /// `try_catch { try.., catch }`: the children but the last as a sequence; if one fails, the last
+    TryCatch = "try_catch";
     /// `if_then_else { condition, then, else }`
     IfThenElse = "if_then_else";
     /// `while_do_else { condition, do, else }`

@@ -267,6 +267,9 @@ enum Rule {
     Exclusive,
     /// Entering the second or third child returns the other one to idle.
     Branches,
+    /// As `Keep`, and entering the last child returns the others to idle
+    /// (`try_catch`: the try children are reset before the catch runs).
+    Catch,
 }
 
 fn rule(kind: NodeKind) -> Rule {
@@ -281,6 +284,7 @@ fn rule(kind: NodeKind) -> Rule {
         | NodeKind::ParallelAll => Rule::Keep,
         NodeKind::ReactiveSequence | NodeKind::ReactiveSelect => Rule::Reactive,
         NodeKind::WhileDoElse => Rule::Branches,
+        NodeKind::TryCatch => Rule::Catch,
         NodeKind::Prioritized
         | NodeKind::Sequential
         | NodeKind::Random
@@ -511,6 +515,15 @@ impl Agent {
                     {
                         for (j, &s) in siblings.iter().enumerate() {
                             if j > 0 && j != i {
+                                self.reset(layout, s);
+                            }
+                        }
+                    }
+                }
+                Rule::Catch => {
+                    if siblings.last() == Some(&uid) {
+                        for &s in siblings {
+                            if s != uid {
                                 self.reset(layout, s);
                             }
                         }

@@ -19,6 +19,7 @@
 //! | `reactive_select` | `ReactiveFallback` | |
 //! | `async_sequence` | `AsyncSequence` | |
 //! | `async_select` | `AsyncFallback` | |
+//! | `try_catch` | `TryCatch` | |
 //! | `if_then_else` | `IfThenElse` | |
 //! | `while_do_else` | `WhileDoElse` | |
 //! | `parallel(success = s, failure = f)` | `Parallel` | `success_count`, `failure_count` (the effective counts) |

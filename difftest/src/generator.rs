@@ -321,6 +321,7 @@ impl Generator {
                 }
                 3 => {
                     let kw = self.rng.pick(&["if_then_else", "while_do_else"]);
+                    let kw = if k.is_multiple_of(5) { "try_catch" } else { kw };
                     let c = self.children(at, false, 2, 3);
                     format!("{kw} {{ {} }}", c.join(", "))
                 }

@@ -18,6 +18,7 @@ fn builtin(kind: NodeKind) -> Option<(&'static str, &'static [&'static str])> {
         K::Sequence => ("Sequence", &[]),
         K::AsyncSequence => ("AsyncSequence", &[]),
         K::AsyncSelect => ("AsyncFallback", &[]),
+        K::TryCatch => ("TryCatch", &[]),
         K::SequenceWithMemory => ("SequenceWithMemory", &[]),
         K::ReactiveSequence => ("ReactiveSequence", &[]),
         K::Select => ("Fallback", &[]),

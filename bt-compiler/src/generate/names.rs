@@ -155,6 +155,8 @@ numbered! {
     block: Lifetime = label("'n");
     /// Where a resumed sequence enters at child `id`.
     resume: Lifetime = label("'resume_n");
+    /// A `try_catch` around its try children and its catch child.
+    try_catch: Lifetime = label("'try_catch_n");
     /// A decider group's decision loop.
     redecide: Lifetime = label("'redecide_n");
     /// A decider group's choice, left once a child is activated.

@@ -287,6 +287,7 @@ impl Gen<'_> {
             Kind::Select => self.one_of(id, OneOf::Plain, Status::Failure, Status::Success),
             Kind::AsyncSequence => self.one_of(id, OneOf::Async, Status::Success, Status::Failure),
             Kind::AsyncSelect => self.one_of(id, OneOf::Async, Status::Failure, Status::Success),
+            Kind::TryCatch => self.try_catch(id),
             Kind::ReactiveSequence => {
                 self.one_of(id, OneOf::Reactive, Status::Success, Status::Failure)
             }
@@ -572,6 +573,7 @@ impl Gen<'_> {
         let reactive = form == OneOf::Reactive;
         let memory = self.memory(id);
         let node = self.tree.node(id);
+        let in_order = self.in_order(id);
         let (label, place, ty) = self.frame(id);
         let r = names::result();
         let (next_status, stop_status, running) =
@@ -622,8 +624,7 @@ impl Gen<'_> {
             (None, true) => self.halt_own(id),
             (None, false) => quote!(*#place = #ty::Idle;),
         });
-        let pieces: Vec<TokenStream> = node
-            .children
+        let pieces: Vec<TokenStream> = in_order
             .iter()
             .enumerate()
             .map(|(i, &c)| {
@@ -686,7 +687,7 @@ impl Gen<'_> {
                 // last) that finished in the tick it started: the next
                 // child starts on the next tick. Whether the child ran
                 // before is read before its setup writes its variant.
-                let next_child = node.children.get(i + 1).filter(|_| form == OneOf::Async);
+                let next_child = in_order.get(i + 1).filter(|_| form == OneOf::Async);
                 let fresh = names::fresh();
                 let was_running = (next_child.is_some() && child.can_run).then(|| {
                     let pattern = self.running_pattern(id, c);
@@ -776,7 +777,7 @@ impl Gen<'_> {
             OneOf::Reactive => self.chunked(id, &pieces),
             OneOf::Plain if !node.has_state => self.chunked(id, &pieces),
             OneOf::Plain => self.resume_chain(id, &pieces, |i| {
-                let c = node.children[i];
+                let c = in_order[i];
                 if !self.tree.node(c).can_run {
                     return None;
                 }
@@ -804,6 +805,83 @@ impl Gen<'_> {
         }
     }
 
+    /// The children a composite runs in order: all of them, but for
+    /// `try_catch` its try children (all but the last).
+    fn in_order(&self, id: usize) -> &[usize] {
+        let node = self.tree.node(id);
+        match node.kind {
+            Kind::TryCatch => &node.children[..node.children.len() - 1],
+            _ => &node.children,
+        }
+    }
+
+    /// `try_catch`: the try children as a plain `sequence` in the node's
+    /// own block, whose `Failure` (its state back to `Idle`) starts the
+    /// catch child in the same tick; while the catch child runs, the try
+    /// children are passed over. The node fails once the catch child
+    /// finished, whatever it returned.
+    fn try_catch(&self, id: usize) -> TokenStream {
+        let node = self.tree.node(id);
+        let catch = *node.children.last().expect("checked: two children or more");
+        let child = self.tree.node(catch);
+        let (place, ty, variant) = (self.place(id), self.type_ident(id), self.variant(catch));
+        let outer = names::try_catch(id);
+        let r = names::result();
+        let (failure, running) = (status(Status::Failure), status(Status::Running));
+        let tried = self.one_of(id, OneOf::Plain, Status::Success, Status::Failure);
+        let tried = if child.can_run {
+            let in_catch = self.running_pattern(id, catch);
+            quote! {
+                if ::core::matches!(*#place, #in_catch) {
+                    #failure
+                } else {
+                    #tried
+                }
+            }
+        } else {
+            tried
+        };
+        let setup = child.has_state.then(|| {
+            let (child_place, child_ty, x) = (self.place(catch), self.ty(catch), names::matched());
+            quote! {
+                if !::core::matches!(*#place, #ty::#variant(..)) {
+                    *#place = #ty::#variant(::core::default::Default::default());
+                }
+                let #child_place: &mut #child_ty = match #place {
+                    #ty::#variant(#x) => #x,
+                    _ => ::core::unreachable!(),
+                };
+            }
+        });
+        let eval = self.eval(catch);
+        let idle = node.has_state.then(|| quote!(*#place = #ty::Idle;));
+        let decide = if child.can_run {
+            let remember = (!child.has_state).then(|| quote!(*#place = #ty::#variant;));
+            quote! {
+                if let #running = #r {
+                    #remember
+                    break #outer #running;
+                }
+            }
+        } else {
+            TokenStream::new()
+        };
+        quote! {
+            #outer: {
+                let #r: ::__bt::Status = #tried;
+                if !::core::matches!(#r, #failure) {
+                    break #outer #r;
+                }
+                // The catch child.
+                #setup
+                #eval
+                #decide
+                #idle
+                #failure
+            }
+        }
+    }
+
     /// Where an async form resumes at its child at position `i`: the
     /// child runs, or the node yielded before it.
     fn async_entry(&self, id: usize, i: usize) -> TokenStream {
@@ -823,12 +901,14 @@ impl Gen<'_> {
     pub(super) fn position_method(&self, id: usize) -> Option<TokenStream> {
         let node = self.tree.node(id);
         let async_form = matches!(node.kind, Kind::AsyncSequence | Kind::AsyncSelect);
-        if !(async_form || matches!(node.kind, Kind::Sequence | Kind::Select)) || !node.has_state {
+        let plain = matches!(node.kind, Kind::Sequence | Kind::Select | Kind::TryCatch);
+        if !(async_form || plain) || !node.has_state {
             return None;
         }
-        let arms: Vec<TokenStream> = (1..node.children.len())
+        let in_order = self.in_order(id);
+        let arms: Vec<TokenStream> = (1..in_order.len())
             .filter_map(|i| {
-                let child = self.tree.node(node.children[i]);
+                let child = self.tree.node(in_order[i]);
                 let pattern = if async_form {
                     self.async_entry(id, i)
                 } else if child.can_run {
@@ -869,7 +949,7 @@ impl Gen<'_> {
     ) -> TokenStream {
         let node = self.tree.node(id);
         let (place, memory) = (self.place(id), self.memory(id));
-        let entries: Vec<(usize, TokenStream)> = (1..node.children.len())
+        let entries: Vec<(usize, TokenStream)> = (1..self.in_order(id).len())
             .filter_map(|i| entry(i).map(|pattern| (i, pattern)))
             .collect();
         // Where to enter: the running child, or with memory the stored index.
