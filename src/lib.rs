@@ -378,6 +378,43 @@
 //! assert_eq!(state.tick(&mut bot), Status::Success);
 //! ```
 //!
+//! ## `switch_eq(value) { case => .., _ => .. }`
+//!
+//! BehaviorTree.CPP's `Switch2` to `Switch6`, typed: each tick the value is
+//! compared with each case in order (`PartialEq::eq(&value, &case)`, so a
+//! `String` value takes `&str` cases), and the child of the first equal
+//! case runs; when none is equal, the child of the `_` arm, which is
+//! required and last. When another arm is picked than last tick, the old
+//! child is halted first. Any number of cases.
+//!
+//! Use `switch` when the cases are patterns: enum variants, ranges,
+//! constants, bindings; rustc then checks that every value has an arm. Use
+//! `switch_eq` when a case is a value known only at run time
+//! (`me.home_base`), or a type that cannot be matched on (`f32`, a
+//! `String` against `&str`, anything `PartialEq`).
+//!
+//! ```
+//! # use bt::prelude::*;
+//! # struct Bot { at: (i32, i32), home: (i32, i32), work: (i32, i32), done: Vec<&'static str> }
+//! behavior_tree! {
+//!     tree Chores(me: &mut Bot) {
+//!         switch_eq(me.at) {
+//!             me.home => instant { me.done.push("sleep"); Outcome::Success },
+//!             me.work => instant { me.done.push("work"); Outcome::Success },
+//!             _ => failure,
+//!         }
+//!     }
+//! }
+//! let mut bot = Bot { at: (0, 0), home: (0, 0), work: (5, 1), done: vec![] };
+//! let mut state = Chores::default();
+//! assert_eq!(state.tick(&mut bot), Status::Success);
+//! bot.at = (5, 1);
+//! assert_eq!(state.tick(&mut bot), Status::Success);
+//! bot.at = (9, 9);
+//! assert_eq!(state.tick(&mut bot), Status::Failure);
+//! assert_eq!(bot.done, ["sleep", "work"]);
+//! ```
+//!
 //! ## `if_then_else { condition, then, else }`
 //!
 //! Runs its first child, the condition, once (to the end if it returns
@@ -885,6 +922,7 @@
 //! | `sync` | inside a rendezvous: wait until every member reached this point. If a member left the group (finished, halted or reset) before arriving, `sync` fails for the others instead of holding them forever. |
 //! | `monitor(<bool>)` | like `cond`, and when false it stays *armed*: before each later tick, armed monitors are checked first; when one becomes true, the active path is halted (deepest first) and the tree is evaluated from the root in the same tick. Monitors are disarmed when they pass, when the tree finishes (its root returns `Success` or `Failure`), is reset, or a monitor fires. Their expressions see the header bindings. |
 //! | `switch(<expr>) { PATTERN => child, .. }` | the child of the arm matching this tick runs; when another arm matches than last tick, the old child is halted first. State is the largest arm's, not the sum. Typical arms are subtrees, picking a child tree at run time. Arms are checked for exhaustiveness by rustc. |
+//! | `switch_eq(<expr>) { VALUE => child, .., _ => child }` | as `switch`, with cases that are values compared with `==` in order (see [`switch_eq`](#switch_eqvalue--case--_--)). |
 //!
 //! The seed's pair coordination (two agents, roles, act, wait for each
 //! other, act again), and what happens to a third:
@@ -1051,7 +1089,7 @@
 //! | `_onSuccess`, `_onFailure`, `_post`, `_onHalted` | `after(success, failure, finished, halted)` | |
 //! | `Sleep` | `wait(s)` | seconds of the context's time, not milliseconds of a clock |
 //! | `Precondition` (`if`, `else`) | `precondition(c, otherwise = ..)` | `if` is a Rust `bool` expression; `else="SKIPPED"` is `otherwise = skip`, which needs a sequence or select parent |
-//! | `Switch2` to `Switch6` | `switch(value) { A => .., B => .., _ => .. }` | cases are Rust patterns (literals, constants, enum variants), not strings compared at run time |
+//! | `Switch2` to `Switch6` | `switch_eq(value) { a => .., b => .., _ => .. }`, or `switch(value)` over patterns | cases are typed Rust values compared with `==`, not strings; any number of them (2 to 6 export as `Switch2` to `Switch6`, with the value and any case that is not a literal as blackboard entries named after the node) |
 //! | `AsyncSequence`, `AsyncFallback` | `async_sequence`, `async_select` | one tick is BT.CPP's `tickExactlyOnce`: after such a node returns `Running`, BT.CPP's `tickOnce` ticks the whole tree again at once, where ours returns |
 //! | `TryCatch` | `try_catch { try.., catch }` | `catch_on_halt = true` has no spelling: a halt never runs the catch child (use `after(halted = ..)`); BT.CPP 4.8.2 has no `TryCatch`, so tests hold it to 4.10's source (`tests/catalog.rs`) instead of the random-tree comparison |
 //! | `LoopInt`, `LoopDouble`, `LoopString`, `LoopBool` | no keyword yet | |
@@ -1376,6 +1414,7 @@
 //! | a type used as a leaf that is not one | rustc: the trait bound `Wander: bt::Leaf<Agent>` is not satisfied, on the type | `leaf_type_not_a_leaf` |
 //! | a subtree called with the wrong arguments | rustc: this method takes 2 arguments but 1 argument was supplied, in your parentheses | `subtree_wrong_arguments` |
 //! | a `switch` that misses a case | rustc: non-exhaustive patterns | `switch_not_exhaustive` |
+//! | a `switch_eq` without a last `_ =>` arm, or with another one before it | needs a last arm `_ => ..` / takes one `_ =>` arm, the last | `switch_eq_without_a_default` |
 //! | a name that is not in scope | rustc: cannot find value, on your token (generated locals are invisible to your code) | `unknown_binding`, `role_outside_rendezvous`, `when_let_binding_outside_body`, `generated_locals_are_hidden` |
 //! | `#[bt(activation_times)]` on a tree without a context | `#[bt(activation_times)]` reads the time from the tick context, but tree `T` has no context parameter | (a unit test of the compiler) |
 //! | `#[bt(serde)]` without the `serde` feature | `#[bt(serde)]` needs the `serde` feature of `bt` (with the line to add to Cargo.toml) | (a unit test of the compiler: the ui cases build with the feature) |

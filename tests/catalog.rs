@@ -65,6 +65,15 @@ behavior_tree! {
         try_catch { success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, success, L { n: "a" }, L { n: "b" }, L { n: "c" } }
     }
 
+    tree SwitchEq(w: &mut World, name: &String, home: &str) {
+        switch_eq(*name) {
+            home => L { n: "h" },
+            "work" => L { n: "w" },
+            "work" => L { n: "never" },
+            _ => cond w.cond("d"),
+        }
+    }
+
     tree AsyncSeq(w: &mut World) {
         async_sequence { cond w.cond("c"), L { n: "a" }, action w.act("x"), cond w.cond("d") }
     }
@@ -510,6 +519,26 @@ fn a_wide_try_catch_resumes_at_its_try_children_and_its_catch() {
             "R: +a=S +b=R"
         ])
     );
+}
+
+#[test]
+fn switch_eq_runs_the_first_arm_whose_case_equals_the_value_and_halts_on_a_change() {
+    let mut w = World::new(&[("h", "RRS"), ("w", "RS"), ("d", "FS")]);
+    let mut t = SwitchEq::default();
+    let mut at = |w: &mut World, name: &str, home: &str| {
+        let status = t.tick(w, &name.to_string(), home);
+        w.take_line(status)
+    };
+    // The cases are values of any type the value compares with (`String`
+    // with `&str` here), read each tick: `home` is a run-time value.
+    assert_eq!(at(&mut w, "base", "base"), "R: +h=R");
+    assert_eq!(at(&mut w, "work", "base"), "R: !h +w=R");
+    // The first equal case wins; no case equals: the `_` arm.
+    assert_eq!(at(&mut w, "away", "base"), "F: !w ?d=F");
+    assert_eq!(at(&mut w, "away", "away"), "R: +h=R");
+    assert_eq!(at(&mut w, "away", "away"), "S: .h=S");
+    assert_eq!(at(&mut w, "work", "base"), "S: +w=S");
+    assert_eq!(at(&mut w, "else", "base"), "S: ?d=S");
 }
 
 #[test]

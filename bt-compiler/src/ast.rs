@@ -63,13 +63,32 @@ pub struct Param {
     pub ty: Type,
 }
 
+/// What selects an arm of a `switch` or a `switch_eq`.
+#[derive(Clone)]
+pub enum Arm {
+    /// A pattern the value matches: `Weapon::Rifle`, `_` (`switch`, and
+    /// `switch_eq`'s default).
+    Pattern(Pat),
+    /// A value the switch's value equals (`==`): `me.home` (`switch_eq`).
+    Equals(Expr),
+}
+
+impl quote::ToTokens for Arm {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        match self {
+            Arm::Pattern(pat) => pat.to_tokens(tokens),
+            Arm::Equals(expr) => expr.to_tokens(tokens),
+        }
+    }
+}
+
 /// A node, with its optional label: `'flee: sequence { .. }`.
 pub struct Node {
     pub label: Option<Lifetime>,
     /// The guard of a child of a decider group (`when x =>`, `else =>`).
     pub guard: Option<Guard>,
-    /// The pattern of an arm of a `switch` (`Weapon::Rifle =>`).
-    pub arm: Option<Box<Pat>>,
+    /// What selects an arm of a `switch` or `switch_eq` (`Weapon::Rifle =>`).
+    pub arm: Option<Box<Arm>>,
     pub kind: NodeKind,
     /// Span of the node's head (keyword, expression or path), where errors
     /// about the node point.

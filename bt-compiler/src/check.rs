@@ -711,6 +711,30 @@ fn children_match_the_kind(node: &Node, errors: &mut Errors) {
                 ));
             }
         }
+        Children::Cases => {
+            // One `_` arm, the last: the value may equal no case.
+            let default = |c: &Node| {
+                matches!(
+                    c.arm.as_deref(),
+                    Some(crate::ast::Arm::Pattern(syn::Pat::Wild(_)))
+                )
+            };
+            let misplaced = children.iter().rev().skip(1).find(|c| default(c));
+            if let Some(extra) = misplaced {
+                errors.push(syn::Error::new(
+                    extra.span,
+                    format!("`{word}` takes one `_ =>` arm, the last: arms after it never run"),
+                ));
+            } else if *broken == 0 && !children.last().is_some_and(default) {
+                errors.push(syn::Error::new(
+                    children.last().map_or(*brace_span, |c| c.span),
+                    format!(
+                        "`{word}` needs a last arm `_ => ..` for a value that equals no case, \
+                         as in `{word}(me.slot) {{ 1 => a, 2 => b, _ => idle }}`"
+                    ),
+                ));
+            }
+        }
         Children::Many | Children::Guarded | Children::Arms => {
             if count == 0 {
                 errors.push(syn::Error::new(

@@ -307,7 +307,8 @@ pub trait Host {
         unimplemented!("flags `{expr}`")
     }
     /// A `switch`: the index of the first of `patterns` that the value of
-    /// `expr` matches.
+    /// `expr` matches; a `switch_eq`: the first of its cases (expressions,
+    /// and `_` last) that the value equals.
     fn arm(&mut self, at: &At, expr: &str, patterns: &[&str]) -> usize {
         unimplemented!("switch `{expr}`")
     }

@@ -50,8 +50,8 @@ pub struct Node {
     pub detail: String,
     /// The guard, for a child of a decider group.
     pub guard: Option<Guard>,
-    /// The pattern, for an arm of a `switch`.
-    pub arm: Option<Pat>,
+    /// What selects an arm of a `switch` or `switch_eq`.
+    pub arm: Option<crate::ast::Arm>,
     /// The node may return `Running`, so its parent must remember it.
     pub can_run: bool,
     /// The node keeps memory between ticks, stored by its parent while it
@@ -287,6 +287,8 @@ pub enum Kind {
     /// e.g. `monitor(me.heard_noise())`; `index` among the tree's monitors.
     Monitor { expr: Expr, index: usize },
     /// e.g. `switch(me.weapon) { Weapon::Rifle => Rifle(me), .. }`
+    /// Also `switch_eq(value) { case => a, _ => b }`, whose arms are
+    /// [`Arm::Equals`](crate::ast::Arm::Equals) but the last.
     Switch(Expr),
     /// e.g. `cond me.hp < 20.0`
     Cond(Expr),

@@ -43,6 +43,8 @@ pub enum Children {
     Branches,
     /// Two or more, the last with a role of its own: `try_catch`'s catch.
     ThenLast,
+    /// `VALUE => child` arms, then `_ => child`: `switch_eq`.
+    Cases,
 }
 
 /// The type of an argument, checked when it is read.
@@ -424,6 +426,8 @@ node_kinds! {
         "Like `cond`; when false it is armed, and restarts the tree once it turns true.";
     Switch = "switch", Keyword, Arms, EXPR, [], Model(Control),
         "Runs the arm whose pattern matches; halts the previous arm on a change.";
+    SwitchEq = "switch_eq", Keyword, Cases, EXPR, [], Model(Control),
+        "Runs the first arm whose case equals the value (`==`), else the `_` arm; halts the previous arm on a change.";
     Cond = "cond", Expr, None, NONE, [], Model(Condition),
         "Success if the `bool` expression is true, Failure if false.";
     Action = "action", Expr, None, NONE, [], Model(Action),
@@ -499,6 +503,11 @@ pub const BTCPP_NAMES: &[(&str, &str)] = &[
     ("always_failure", "failure"),
     ("condition", "cond"),
     ("async_fallback", "async_select"),
+    ("switch2", "switch_eq"),
+    ("switch3", "switch_eq"),
+    ("switch4", "switch_eq"),
+    ("switch5", "switch_eq"),
+    ("switch6", "switch_eq"),
 ];
 
 /// BehaviorTree.CPP 4.10 nodes that have no keyword of their own here, with

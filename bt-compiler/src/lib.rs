@@ -198,6 +198,15 @@ mod tests {
     }
 
     #[test]
+    fn switch_eq_expansion() {
+        insta::assert_snapshot!(pretty(quote! {
+            tree Errand(me: &mut Agent) {
+                switch_eq(me.at) { me.home => Rest, "shop" => action me.buy(), _ => failure }
+            }
+        }));
+    }
+
+    #[test]
     fn small_tree_expansion() {
         insta::assert_snapshot!(pretty(quote! {
             /// Attack what is visible, else idle.

@@ -291,7 +291,7 @@ fn keyword_kind(kind: kinds::Kind, values: &Values, at: Place) -> Option<Kind> {
             expr: values.expr("expression")?.clone(),
             index: at.monitors,
         },
-        K::Switch => Kind::Switch(values.expr("expression")?.clone()),
+        K::Switch | K::SwitchEq => Kind::Switch(values.expr("expression")?.clone()),
         K::Request => Kind::Request {
             stream: match values.expr("stream")? {
                 syn::Expr::Path(p) => p.path.get_ident()?.clone(),

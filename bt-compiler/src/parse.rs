@@ -4,7 +4,9 @@
 //! [`crate::args`]).
 
 use crate::args;
-use crate::ast::{Arg, Args, Clause, ClauseKind, Guard, Input, Node, NodeKind, Param, TreeDef};
+use crate::ast::{
+    Arg, Args, Arm, Clause, ClauseKind, Guard, Input, Node, NodeKind, Param, TreeDef,
+};
 use crate::errors::Errors;
 use crate::kinds::Row as _;
 use crate::kinds::{self, Children, GUARD_WORDS, Kind, Syntax};
@@ -299,6 +301,8 @@ enum List {
     Deciders,
     /// Arms of a `switch`: `PATTERN => node`.
     Arms,
+    /// Arms of a `switch_eq`: `VALUE => node`, `_ => node`.
+    Cases,
 }
 
 /// A comma-separated list of nodes; a bad node is reported, skipped and
@@ -309,6 +313,8 @@ fn parse_nodes_counting(input: ParseStream, errors: &mut Errors, list: List) -> 
     while !input.is_empty() {
         let node = if list == List::Arms {
             parse_arm(input, errors)
+        } else if list == List::Cases {
+            parse_case(input, errors)
         } else {
             parse_node(input, errors, list == List::Deciders)
         };
@@ -407,7 +413,23 @@ fn parse_arm(input: ParseStream, errors: &mut Errors) -> syn::Result<Node> {
     }
     input.parse::<Token![=>]>()?;
     let mut node = parse_node(input, errors, false)?;
-    node.arm = Some(Box::new(pat));
+    node.arm = Some(Box::new(Arm::Pattern(pat)));
+    Ok(node)
+}
+
+/// `VALUE => node` or `_ => node`, an arm of a `switch_eq`.
+fn parse_case(input: ParseStream, errors: &mut Errors) -> syn::Result<Node> {
+    let arm = if input.peek(Token![_]) && input.peek2(Token![=>]) {
+        Arm::Pattern(Pat::parse_single(input)?)
+    } else {
+        Arm::Equals(input.parse::<Expr>()?)
+    };
+    if !input.peek(Token![=>]) {
+        return Err(input.error("expected `=>` and the node this arm runs"));
+    }
+    input.parse::<Token![=>]>()?;
+    let mut node = parse_node(input, errors, false)?;
+    node.arm = Some(Box::new(arm));
     Ok(node)
 }
 
@@ -667,6 +689,7 @@ fn parse_keyword(
         }
         Children::Guarded => List::Deciders,
         Children::Arms => List::Arms,
+        Children::Cases => List::Cases,
         Children::One | Children::Many | Children::Branches | Children::ThenLast => List::Nodes,
     };
     if !input.peek(syn::token::Brace) {

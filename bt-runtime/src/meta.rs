@@ -114,6 +114,8 @@ node_kinds! {
     Monitor = "monitor";
     /// `switch(<expr>) { PATTERN => .., .. }`
     Switch = "switch";
+    /// `switch_eq(value) { case => .., _ => .. }`: the arm whose case equals the value
+    SwitchEq = "switch_eq";
     /// `cond <bool expression>`
     Cond = "cond";
     /// `action <Status expression>`

@@ -290,7 +290,8 @@ fn rule(kind: NodeKind) -> Rule {
         | NodeKind::Random
         | NodeKind::Shuffle
         | NodeKind::Scored
-        | NodeKind::Switch => Rule::Exclusive,
+        | NodeKind::Switch
+        | NodeKind::SwitchEq => Rule::Exclusive,
         NodeKind::Invert
         | NodeKind::ForceSuccess
         | NodeKind::ForceFailure

@@ -20,6 +20,7 @@
 //! | `async_sequence` | `AsyncSequence` | |
 //! | `async_select` | `AsyncFallback` | |
 //! | `try_catch` | `TryCatch` | |
+//! | `switch_eq(v)` with 2 to 6 cases | `Switch2` to `Switch6` | `variable` (`{switch_eq_nN}`), `case_1`.. (a literal case as its value, any other as `{switch_eq_nN_case_K}`) |
 //! | `if_then_else` | `IfThenElse` | |
 //! | `while_do_else` | `WhileDoElse` | |
 //! | `parallel(success = s, failure = f)` | `Parallel` | `success_count`, `failure_count` (the effective counts) |

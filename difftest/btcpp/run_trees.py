@@ -6,7 +6,9 @@ Input (argv[1]), JSON: {"ticks": N, "tick": "once" or "exactly_once" (BT.CPP's
 Leaves are found by their name: conditions `cN` (model `Cond`) return their
 script's next value on each call; stateful actions `aN` (model `A`) start
 RUNNING and return their script's next value on each later tick. Script
-values: 0 RUNNING, 1 SUCCESS, 2 FAILURE; scripts cycle.
+values: 0 RUNNING, 1 SUCCESS, 2 FAILURE; scripts cycle. A script named
+`switch_eq_nN` is no leaf's: before each tick, its next value is written (as
+a string) to the root blackboard's entry of that name, a `Switch`'s variable.
 
 Output (stdout), one line per tree (`tree Bt0`), then one per tick: the
 root's status and the leaf calls, tab-separated (`RUNNING\tc1\tstart a2`),
@@ -79,7 +81,10 @@ def run_tree(job, tree):
     instance = factory.create_tree(tree["name"])
     logger = bt.FileLogger(instance, tree["btlog"])
     ticks = []
-    for _ in range(job["ticks"]):
+    variables = {n: c for n, c in job["scripts"].items() if n.startswith("switch_eq_n")}
+    for i in range(job["ticks"]):
+        for name, cycle in variables.items():
+            instance.root_blackboard().set_string(name, str(cycle[i % len(cycle)]))
         if job.get("tick") == "exactly_once":
             status = instance.tick_exactly_once()
         else:

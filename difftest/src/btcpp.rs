@@ -55,6 +55,21 @@ impl Bw {
         status(cycle[k % cycle.len()])
     }
 
+    /// The value of the `switch_eq` that is node `id`: its script's next
+    /// value, as BT.CPP reads its `{switch_eq_nID}` entry, which
+    /// `run_trees.py` sets from the same script before each tick. Not a
+    /// call: nothing is logged.
+    pub fn v(&mut self, id: usize) -> u8 {
+        let (_, cycle) = self
+            .fixed
+            .iter()
+            .find(|(l, _)| *l == id)
+            .expect("a switch value has a script");
+        let k = self.calls[id];
+        self.calls[id] += 1;
+        cycle[k % cycle.len()]
+    }
+
     /// Condition `leaf`.
     pub fn c(&mut self, leaf: usize) -> bool {
         self.log.push(format!("c{leaf}"));

@@ -369,7 +369,12 @@ impl Generator {
                             }
                         })
                         .collect();
-                    format!("switch(w.n({k})) {{ {} }}", arms.join(", "))
+                    let kw = if k.is_multiple_of(2) {
+                        "switch_eq"
+                    } else {
+                        "switch"
+                    };
+                    format!("{kw}(w.n({k})) {{ {} }}", arms.join(", "))
                 }
                 10..=13 => {
                     let kw = self.rng.pick(&[

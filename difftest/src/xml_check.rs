@@ -52,9 +52,16 @@ fn category(kind: NodeKind, children: usize) -> &'static str {
     use NodeKind as K;
     match (kind, children) {
         (K::Cond | K::Monitor, _) => "Condition",
-        (K::Prioritized | K::Sequential | K::Random | K::Shuffle | K::Scored | K::Switch, _) => {
-            "Control"
-        }
+        (
+            K::Prioritized
+            | K::Sequential
+            | K::Random
+            | K::Shuffle
+            | K::Scored
+            | K::Switch
+            | K::SwitchEq,
+            _,
+        ) => "Control",
         (_, 0) => "Action",
         _ => "Decorator",
     }
@@ -186,7 +193,16 @@ fn check_node(
         .count();
     let at = format!("{} node {} ({})", tree.name, info.id, info.detail);
     let tag = el.tag_name().name();
-    let ports: &[&str] = match builtin(info.kind) {
+    // A `switch_eq` of 2 to 6 cases is BT.CPP's `Switch2` to `Switch6`.
+    const SWITCH_PORTS: [&str; 7] = [
+        "variable", "case_1", "case_2", "case_3", "case_4", "case_5", "case_6",
+    ];
+    let switch = (info.kind == NodeKind::SwitchEq && (3..=7).contains(&children)).then(|| {
+        let name: &'static str =
+            ["Switch2", "Switch3", "Switch4", "Switch5", "Switch6"][children - 3];
+        (name, &SWITCH_PORTS[..children])
+    });
+    let ports: &[&str] = match builtin(info.kind).or(switch) {
         Some((name, ports)) => {
             if tag != name {
                 return Err(format!("{at}: <{tag}>, not <{name}>"));

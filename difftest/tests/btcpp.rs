@@ -260,6 +260,9 @@ mod differences {
         tree AsyncYields(w: &mut Bw, cx: &Ctx<NoFlags, NoFlags, &Recorder>) {
             reactive_sequence { 'c1: cond w.c(1), async_sequence { 'c2: cond w.c(2), 'c3: cond w.c(3) } }
         }
+        tree SwitchEq(w: &mut Bw, cx: &Ctx<NoFlags, NoFlags, &Recorder>) {
+            switch_eq(w.v(0)) { 1 => 'a1: A { id: 1 }, 2 => 'c2: cond w.c(2), 3 => 'a3: A { id: 3 }, _ => 'a4: A { id: 4 } }
+        }
         tree RepeatInParallel(w: &mut Bw, cx: &Ctx<NoFlags, NoFlags, &Recorder>) {
             parallel(success = 2, failure = 1) { repeat(2) { 'c1: cond w.c(1) }, 'a2: A { id: 2 } }
         }
@@ -334,6 +337,40 @@ mod differences {
             (statuses(&ours), statuses(&theirs)),
             (vec!["SUCCESS"], vec!["SUCCESS"])
         );
+    }
+
+    /// `switch_eq` with three cases is BT.CPP's `Switch3`: the same
+    /// children run, and a change of case halts the running one, for a
+    /// value that changes from tick to tick (BT.CPP reads it from the
+    /// blackboard entry the export names).
+    #[test]
+    fn switch_eq_is_btcpp_switch() {
+        if skipped() {
+            return;
+        }
+        fn scripts() -> Vec<(usize, &'static str, Vec<u8>)> {
+            vec![
+                // The value, one per tick.
+                (0, "switch_eq_n", vec![1, 1, 3, 3, 2, 9, 9, 1, 3, 3, 3, 4]),
+                (1, "a", vec![0, 0, 1]),
+                (2, "c", vec![1, 2]),
+                (3, "a", vec![0, 2]),
+                (4, "a", vec![0, 0, 1]),
+            ]
+        }
+        assert!(
+            <SwitchEq as bt::BehaviorTree>::BTCPP_XML
+                .contains(r#"<Switch3 variable="{switch_eq_n0}" case_1="1" case_2="2" case_3="3""#)
+        );
+        let (ours, theirs) = both(case!(SwitchEq, scripts()), &scripts(), 12);
+        assert_eq!(ours, theirs);
+        // Every arm ran, and a change of case halted a running child.
+        let all: Vec<&str> = calls(&ours).into_iter().flatten().collect();
+        for call in [
+            "start a1", "c2", "start a3", "start a4", "halt a1", "halt a3",
+        ] {
+            assert!(all.contains(&call), "{call} in {all:?}");
+        }
     }
 
     /// `AsyncSequence` yields after a child that started and finished in

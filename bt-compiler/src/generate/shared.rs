@@ -8,6 +8,7 @@
 //! state, so halting and `reset` give everything back.
 
 use super::{Gen, names, status};
+use crate::ast::Arm;
 use crate::ir::Kind;
 use crate::kinds::Row as _;
 use bt_runtime::Status;
@@ -293,6 +294,9 @@ impl Gen<'_> {
 
     /// `switch(expr) { PATTERN => child, .. }`: the arm matching this tick
     /// runs; a different arm than last tick's halts the old one first.
+    /// `switch_eq(expr) { VALUE => child, .., _ => child }` is the same
+    /// `match`, each value a guard: `ref v if PartialEq::eq(v, &(VALUE))`,
+    /// tried in order.
     pub(super) fn switch(&self, id: usize, expr: &syn::Expr) -> TokenStream {
         let node = self.tree.node(id);
         let (label, place, ty) = self.frame(id);
@@ -301,7 +305,13 @@ impl Gen<'_> {
         let x = names::matched();
         let arms = node.children.iter().map(|&c| {
             let child = self.tree.node(c);
-            let pat = child.arm.as_ref().expect("switch children are arms");
+            let pat = match child.arm.as_ref().expect("switch children are arms") {
+                Arm::Pattern(pat) => quote!(#pat),
+                Arm::Equals(case) => {
+                    let v = names::value();
+                    quote_spanned!(case.span()=> ref #v if ::core::cmp::PartialEq::eq(#v, &(#case)))
+                }
+            };
             let variant = self.variant(c);
             let eval = self.eval(c);
             if !node.has_state {

@@ -7,6 +7,7 @@
 //! `view` module; the node-kind table says which kinds are built-ins.
 
 use super::Gen;
+use crate::ast::Arm;
 use crate::ir::{Kind, Node};
 use crate::kinds::Row as _;
 use crate::kinds::{Btcpp, Category, KINDS};
@@ -159,7 +160,7 @@ impl Gen<'_> {
         if let Some(label) = &node.label {
             text.push_str(&format!(" name=\"{}\"", xml(label)));
         }
-        let (ports, described) = ports(node);
+        let (ports, described) = ports(node, &self.tree.nodes);
         for (port, value) in ports {
             text.push_str(&format!(" {port}=\"{}\"", xml(&value)));
         }
@@ -172,7 +173,7 @@ impl Gen<'_> {
         if let Some(arm) = &node.arm {
             text.push_str(&format!(" _case=\"{}\"", xml(&tokens(arm))));
         }
-        if let Btcpp::Model(category) = node.row.info().btcpp {
+        if let (Btcpp::Model(category), None) = (node.row.info().btcpp, switch_cases(node)) {
             let model = format!("<{} ID=\"{tag}\" editable=\"true\"/>", category.tag());
             if !models.contains(&model) {
                 models.push(model);
@@ -333,6 +334,9 @@ fn tokens(t: &impl quote::ToTokens) -> String {
 
 /// The BT.CPP ID a node is written under.
 fn btcpp_id(node: &Node) -> String {
+    if let Some(cases) = switch_cases(node) {
+        return format!("Switch{cases}");
+    }
     match (&node.kind, node.row.info().btcpp) {
         (_, Btcpp::Builtin(name)) => name.to_owned(),
         (Kind::Cond(_), _) => "Cond".to_owned(),
@@ -341,6 +345,16 @@ fn btcpp_id(node: &Node) -> String {
         (Kind::Leaf { path, .. }, _) => flatten(path),
         (_, Btcpp::Model(_)) => camel(node.row.keyword()),
     }
+}
+
+/// BT.CPP's `SwitchN` ports, in order.
+const CASE_PORTS: [&str; 6] = ["case_1", "case_2", "case_3", "case_4", "case_5", "case_6"];
+
+/// The number of cases of a `switch_eq` that BT.CPP's `Switch2` to
+/// `Switch6` can write: one per arm but the default.
+fn switch_cases(node: &Node) -> Option<usize> {
+    let cases = node.children.len().checked_sub(1)?;
+    (node.row == crate::kinds::Kind::SwitchEq && (2..=6).contains(&cases)).then_some(cases)
 }
 
 /// `ai::MoveTo` -> `ai_MoveTo`: BT.CPP names may not hold `:`. A raw
@@ -415,7 +429,7 @@ fn camel(keyword: &str) -> String {
 /// A built-in's ports, and whether the node's source text goes in
 /// `_description` (for our own nodes, and built-ins whose arguments are
 /// Rust expressions).
-fn ports(node: &Node) -> (Vec<(&'static str, String)>, bool) {
+fn ports(node: &Node, nodes: &[Node]) -> (Vec<(&'static str, String)>, bool) {
     let bound = |b: Option<u32>| b.map_or("-1".to_owned(), |n| n.to_string());
     match &node.kind {
         Kind::Parallel { success, failure } => (
@@ -461,6 +475,23 @@ fn ports(node: &Node) -> (Vec<(&'static str, String)>, bool) {
             )
         }
         Kind::Subtree { .. } => (Vec::new(), true),
+        Kind::Switch(_) if switch_cases(node).is_some() => {
+            // The value and any case that is not a literal are set at run
+            // time: blackboard references named after the node.
+            let name = format!("{}_n{}", node.row.keyword(), node.id);
+            let mut ports = vec![("variable", format!("{{{name}}}"))];
+            for (k, &c) in node.children[..node.children.len() - 1].iter().enumerate() {
+                let value = match &nodes[c].arm {
+                    Some(Arm::Equals(syn::Expr::Lit(syn::ExprLit { lit, .. }))) => match lit {
+                        syn::Lit::Str(s) => s.value(),
+                        lit => tokens(lit),
+                    },
+                    _ => format!("{{{name}_case_{}}}", k + 1),
+                };
+                ports.push((CASE_PORTS[k], value));
+            }
+            (ports, true)
+        }
         _ => (Vec::new(), matches!(node.row.info().btcpp, Btcpp::Model(_))),
     }
 }
