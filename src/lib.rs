@@ -497,6 +497,7 @@
 //! | `repeat(n) { c }` | runs the child again while it succeeds, `n` successes in all, then `Success`; a failure fails |
 //! | `retry(n) { c }` | runs the child again while it fails, at most `n` attempts, then `Failure`; a success succeeds |
 //! | `repeat(forever) { c }`, `retry(forever) { c }` | the same without a bound: only a failure (a success for `retry`) ends it |
+//! | `for_each(x: T = e) { c }`, `for_each(x: T = e, if_empty = s) { c }` | runs the child once per item: see [`for_each`](#for_eachx-t--e--c-) |
 //! | `skip_if(e) { c }` | before the child starts: if `e` is true, the parent passes over the node (see below) |
 //! | `success_if(e) { c }` | before the child starts: if `e` is true, `Success` without ticking it |
 //! | `failure_if(e) { c }` | before the child starts: if `e` is true, `Failure` without ticking it |
@@ -580,6 +581,45 @@
 //! let (mut bot, mut state) = (Bot { tries: 0 }, Stubborn::default());
 //! assert_eq!(state.tick(&mut bot), Status::Failure); // from force_failure
 //! assert_eq!(bot.tries, 3);
+//! ```
+//!
+//! ## `for_each(x: T = e) { c }`
+//!
+//! BehaviorTree.CPP's `LoopInt`, `LoopDouble`, `LoopString` and `LoopBool`
+//! as one typed node. Whenever the child is not running, the expression `e`
+//! (of type `Option<T>`) gives the next item: `me.route.pop_front()` takes
+//! items from a queue, `me.targets.next()` from an iterator. The child
+//! runs with `x` bound to `&T`, as `when let` binds its value; the node
+//! keeps the item while the child runs. After each success it returns
+//! `Running` and takes the next item on the next tick, so every item
+//! spends at least one tick; a failure fails the node. When `e` gives
+//! `None` the node returns `if_empty`: `success` (the default), `failure`,
+//! `running` (it waits for items, asking again each tick) or `skip`.
+//! Halting the node halts the child and drops its item: the next run takes
+//! the next one. `T` is `Clone` and `Debug` (and, in a saved tree,
+//! serializable), as the state that holds it is.
+//!
+//! ```
+//! # use bt::prelude::*;
+//! # use std::collections::VecDeque;
+//! # struct Bot { route: VecDeque<(i32, i32)>, at: (i32, i32) }
+//! behavior_tree! {
+//!     tree Patrol(me: &mut Bot) {
+//!         for_each(to: (i32, i32) = me.route.pop_front()) {
+//!             action {
+//!                 me.at.0 += (to.0 - me.at.0).signum();
+//!                 if me.at.0 == to.0 { Status::Success } else { Status::Running }
+//!             }
+//!         }
+//!     }
+//! }
+//! let mut bot = Bot { route: VecDeque::from([(2, 0), (1, 0)]), at: (0, 0) };
+//! let mut state = Patrol::default();
+//! let statuses: Vec<Status> = (0..4).map(|_| state.tick(&mut bot)).collect();
+//! use Status::{Running, Success};
+//! // Two steps to x = 2, one back to x = 1, then no item is left.
+//! assert_eq!(statuses, [Running, Running, Running, Success]);
+//! assert_eq!(bot.at, (1, 0));
 //! ```
 //!
 //! # Subtrees
@@ -922,7 +962,7 @@
 //! | `sync` | inside a rendezvous: wait until every member reached this point. If a member left the group (finished, halted or reset) before arriving, `sync` fails for the others instead of holding them forever. |
 //! | `monitor(<bool>)` | like `cond`, and when false it stays *armed*: before each later tick, armed monitors are checked first; when one becomes true, the active path is halted (deepest first) and the tree is evaluated from the root in the same tick. Monitors are disarmed when they pass, when the tree finishes (its root returns `Success` or `Failure`), is reset, or a monitor fires. Their expressions see the header bindings. |
 //! | `switch(<expr>) { PATTERN => child, .. }` | the child of the arm matching this tick runs; when another arm matches than last tick, the old child is halted first. State is the largest arm's, not the sum. Typical arms are subtrees, picking a child tree at run time. Arms are checked for exhaustiveness by rustc. |
-//! | `switch_eq(<expr>) { VALUE => child, .., _ => child }` | as `switch`, with cases that are values compared with `==` in order (see [`switch_eq`](#switch_eqvalue--case--_--)). |
+//! | `switch_eq(<expr>) { VALUE => child, .., _ => child }` | as `switch`, with cases that are values compared with `==` in order (see [`switch_eq`](#switch_eqvalue--case---_---)). |
 //!
 //! The seed's pair coordination (two agents, roles, act, wait for each
 //! other, act again), and what happens to a third:
@@ -1092,7 +1132,7 @@
 //! | `Switch2` to `Switch6` | `switch_eq(value) { a => .., b => .., _ => .. }`, or `switch(value)` over patterns | cases are typed Rust values compared with `==`, not strings; any number of them (2 to 6 export as `Switch2` to `Switch6`, with the value and any case that is not a literal as blackboard entries named after the node) |
 //! | `AsyncSequence`, `AsyncFallback` | `async_sequence`, `async_select` | one tick is BT.CPP's `tickExactlyOnce`: after such a node returns `Running`, BT.CPP's `tickOnce` ticks the whole tree again at once, where ours returns |
 //! | `TryCatch` | `try_catch { try.., catch }` | `catch_on_halt = true` has no spelling: a halt never runs the catch child (use `after(halted = ..)`); BT.CPP 4.8.2 has no `TryCatch`, so tests hold it to 4.10's source (`tests/catalog.rs`) instead of the random-tree comparison |
-//! | `LoopInt`, `LoopDouble`, `LoopString`, `LoopBool` | no keyword yet | |
+//! | `LoopInt`, `LoopDouble`, `LoopString`, `LoopBool` (`queue`, `if_empty`, `value`) | `for_each(x: T = e, if_empty = ..)` | one node for any item type; the items come from a Rust expression evaluated when the child is not running (`me.queue.pop_front()`), not a blackboard queue, and the item is bound for the child rather than written to a port |
 //!
 //! # Saving, loading and replaying
 //!
@@ -1391,6 +1431,8 @@
 //! | a count that is zero, negative or not whole | a count must be at least 1, or `forever` | `zero_repeat_count`, `negative_repeat_count`, `non_integer_retry_count`, `gate_zero` |
 //! | a threshold above the number of children | `success = 3` can never be reached: this `parallel` has only 2 children | `parallel_threshold_above_child_count`, `parallel_all_threshold_too_high` |
 //! | a flag argument that is not `true`/`false` | expected `true` or `false` | `run_once_then_skip_not_a_bool` |
+//! | `for_each` without `item: Type = expression`, a binding given to another keyword, or `if_empty = skip` where nothing passes over it | expected a name for each item, its type, and the expression / unexpected binding / skips its node | `for_each_without_a_binding` |
+//! | a `for_each` expression that does not give `Option<Type>` | rustc: mismatched types, on your expression | `for_each_item_of_the_wrong_type` |
 //! | `try_catch` with fewer than two children | takes the children to try, then the one that runs if one of them fails | `try_catch_without_a_catch` |
 //! | a `precondition`'s `otherwise` that is not a status, or `skip` where nothing can pass over it | expected `failure`, `success`, `running` or `skip` | `precondition_otherwise_not_a_status` |
 //! | `random`/`shuffle` without a generator | `random` needs the random number generator to draw from | `random_without_rng` |

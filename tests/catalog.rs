@@ -9,6 +9,7 @@ mod common;
 
 use bt::{BehaviorTree, Ctx, Status, behavior_tree};
 use common::{L, World};
+use std::collections::VecDeque;
 
 type Cx = Ctx;
 
@@ -72,6 +73,22 @@ behavior_tree! {
             "work" => L { n: "never" },
             _ => cond w.cond("d"),
         }
+    }
+
+    tree ForEach(w: &mut World, q: &mut VecDeque<&'static str>) {
+        for_each(n: &'static str = q.pop_front()) { L { n: *n } }
+    }
+
+    tree ForEachOrFail(w: &mut World, q: &mut VecDeque<&'static str>) {
+        for_each(n: &'static str = q.pop_front(), if_empty = failure) { L { n: *n } }
+    }
+
+    tree ForEachWaits(w: &mut World, q: &mut VecDeque<&'static str>) {
+        for_each(n: &'static str = q.pop_front(), if_empty = running) { L { n: *n } }
+    }
+
+    tree ForEachHalted(w: &mut World, q: &mut VecDeque<&'static str>) {
+        reactive_sequence { cond w.cond("g"), for_each(n: &'static str = q.pop_front()) { L { n: *n } } }
     }
 
     tree AsyncSeq(w: &mut World) {
@@ -539,6 +556,87 @@ fn switch_eq_runs_the_first_arm_whose_case_equals_the_value_and_halts_on_a_chang
     assert_eq!(at(&mut w, "away", "away"), "S: .h=S");
     assert_eq!(at(&mut w, "work", "base"), "S: +w=S");
     assert_eq!(at(&mut w, "else", "base"), "S: ?d=S");
+}
+
+// `for_each`'s expected traces follow BehaviorTree.CPP's `LoopNode::tick`
+// (its `LoopInt` is also run beside it in bt-difftest's BT.CPP tests).
+
+/// Ticks `tree` once with the queue; one line: the status and the events.
+fn with_queue<T>(
+    w: &mut World,
+    q: &mut VecDeque<&'static str>,
+    tree: &mut T,
+    tick: impl Fn(&mut T, &mut World, &mut VecDeque<&'static str>) -> Status,
+) -> String {
+    let status = tick(tree, w, q);
+    w.take_line(status)
+}
+
+#[test]
+fn for_each_runs_the_child_once_per_item_and_returns_running_between_items() {
+    let mut w = World::new(&[("a", "RS"), ("b", "S")]);
+    let mut q = VecDeque::from(["a", "b"]);
+    let mut t = ForEach::default();
+    let mut lines = Vec::new();
+    for _ in 0..5 {
+        lines.push(with_queue(&mut w, &mut q, &mut t, |t, w, q| t.tick(w, q)));
+        if lines.len() == 3 {
+            assert!(t.is_active(), "between items the loop runs");
+        }
+    }
+    assert_eq!(
+        lines,
+        [
+            "R: +a=R",
+            // The child succeeded: Running, and the next item next tick.
+            "R: .a=S", "R: +b=S", // No item: `if_empty`, Success by default.
+            "S:", "S:",
+        ]
+    );
+    assert!(!t.is_active());
+}
+
+#[test]
+fn for_each_fails_when_the_child_fails_and_goes_on_with_the_next_item_later() {
+    let mut w = World::new(&[("a", "F"), ("b", "S")]);
+    let mut q = VecDeque::from(["a", "b"]);
+    let mut t = ForEach::default();
+    let tick = |t: &mut ForEach, w: &mut World, q: &mut VecDeque<&'static str>| t.tick(w, q);
+    assert_eq!(with_queue(&mut w, &mut q, &mut t, tick), "F: +a=F");
+    assert!(!t.is_active());
+    assert_eq!(with_queue(&mut w, &mut q, &mut t, tick), "R: +b=S");
+    assert_eq!(with_queue(&mut w, &mut q, &mut t, tick), "S:");
+}
+
+#[test]
+fn for_each_returns_if_empty_when_the_expression_gives_no_item() {
+    let mut w = World::new(&[("a", "S")]);
+    let mut q = VecDeque::new();
+    let mut t = ForEachOrFail::default();
+    let tick = |t: &mut ForEachOrFail, w: &mut World, q: &mut VecDeque<&'static str>| t.tick(w, q);
+    assert_eq!(with_queue(&mut w, &mut q, &mut t, tick), "F:");
+    // `if_empty = running` waits for items.
+    let mut t = ForEachWaits::default();
+    let tick = |t: &mut ForEachWaits, w: &mut World, q: &mut VecDeque<&'static str>| t.tick(w, q);
+    assert_eq!(with_queue(&mut w, &mut q, &mut t, tick), "R:");
+    assert!(t.is_active());
+    q.push_back("a");
+    assert_eq!(with_queue(&mut w, &mut q, &mut t, tick), "R: +a=S");
+    assert_eq!(with_queue(&mut w, &mut q, &mut t, tick), "R:");
+}
+
+#[test]
+fn a_halted_for_each_halts_its_child_and_drops_the_item() {
+    let mut w = World::new(&[("g", "SFSS"), ("a", "R"), ("b", "S")]);
+    let mut q = VecDeque::from(["a", "b"]);
+    let mut t = ForEachHalted::default();
+    let tick = |t: &mut ForEachHalted, w: &mut World, q: &mut VecDeque<&'static str>| t.tick(w, q);
+    assert_eq!(with_queue(&mut w, &mut q, &mut t, tick), "R: ?g=S +a=R");
+    assert_eq!(with_queue(&mut w, &mut q, &mut t, tick), "F: ?g=F !a");
+    assert!(!t.is_active());
+    // The item the child had is not taken again.
+    assert_eq!(with_queue(&mut w, &mut q, &mut t, tick), "R: ?g=S +b=S");
+    assert_eq!(with_queue(&mut w, &mut q, &mut t, tick), "S: ?g=S");
 }
 
 #[test]

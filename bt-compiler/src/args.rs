@@ -28,6 +28,16 @@ pub enum Value {
     /// Seconds as an `f64` expression; an integer literal was made a float.
     Seconds(Expr),
     Expr(Expr),
+    /// `name: Type = expression`.
+    Item(Box<Item>),
+}
+
+/// The value of an [`ArgType::Item`] argument: `name: Type = expression`.
+#[derive(Clone)]
+pub struct Item {
+    pub name: syn::Ident,
+    pub ty: syn::Type,
+    pub expr: Expr,
 }
 
 /// The arguments given to one keyword, in the order of its [`Params`].
@@ -97,6 +107,14 @@ impl Values {
     pub fn expr(&self, name: &str) -> Option<&Expr> {
         match self.get(name)? {
             (Value::Expr(e), _) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// A binding argument, if given.
+    pub fn item(&self, name: &str) -> Option<&Item> {
+        match self.get(name)? {
+            (Value::Item(item), _) => Some(item),
             _ => None,
         }
     }
@@ -181,7 +199,7 @@ pub fn read(
             continue;
         }
         given[index] = Some(span);
-        match typed(param.ty, &arg.value) {
+        match typed(param.ty, arg) {
             Ok(value) => values[index] = Some((value, arg.value.span())),
             Err(error) => errors.push(error),
         }
@@ -244,8 +262,33 @@ fn unknown_argument(word: &str, key: &str, params: &Params) -> String {
     format!("unknown `{word}` argument `{key}`{hint}; expected {expected}")
 }
 
-fn typed(ty: ArgType, value: &Expr) -> syn::Result<Value> {
+fn typed(ty: ArgType, arg: &crate::ast::Arg) -> syn::Result<Value> {
+    let value = &arg.value;
+    match (&arg.binds, ty) {
+        (Some((name, ty)), ArgType::Item) => {
+            return Ok(Value::Item(Box::new(Item {
+                name: name.clone(),
+                ty: (**ty).clone(),
+                expr: value.clone(),
+            })));
+        }
+        (None, ArgType::Item) => {
+            return Err(syn::Error::new(
+                value.span(),
+                "expected a name for each item, its type, and the expression that gives the \
+                 items: `item: Type = me.queue.pop_front()`",
+            ));
+        }
+        (Some((name, _)), _) => {
+            return Err(syn::Error::new(
+                name.span(),
+                "unexpected binding: only `for_each` binds a name",
+            ));
+        }
+        (None, _) => {}
+    }
     Ok(match ty {
+        ArgType::Item => unreachable!("read above"),
         ArgType::Count => Value::Count(count(value)?),
         ArgType::Seconds => Value::Seconds(seconds(value.clone())),
         ArgType::Expr => Value::Expr(value.clone()),

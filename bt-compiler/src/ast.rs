@@ -194,8 +194,10 @@ pub struct Args {
     pub items: Vec<Arg>,
 }
 
-/// One argument: positional `3` or named `success = 2`.
+/// One argument: positional `3` or named `success = 2`; or a binding
+/// `item: Type = expression`, whose `binds` are the name and the type.
 pub struct Arg {
     pub name: Option<Ident>,
     pub value: Expr,
+    pub binds: Option<(Ident, Box<Type>)>,
 }

@@ -847,7 +847,9 @@ fn skips_are_passed_over(parent: Option<&Node>, node: &Node, errors: &mut Errors
         let skips = matches!(kind, Kind::SkipIf | Kind::RunWhile)
             || (*kind == Kind::RunOnce && values.flag("then_skip") == Some(true))
             || (*kind == Kind::Precondition
-                && values.otherwise("otherwise") == Some(crate::kinds::Otherwise::Skip));
+                && values.otherwise("otherwise") == Some(crate::kinds::Otherwise::Skip))
+            || (*kind == Kind::ForEach
+                && values.otherwise("if_empty") == Some(crate::kinds::Otherwise::Skip));
         let parent_kind = parent.map(Node::kind);
         if skips && parent_kind.and_then(passes_over).is_none() {
             let under = match parent_kind {
@@ -856,6 +858,8 @@ fn skips_are_passed_over(parent: Option<&Node>, node: &Node, errors: &mut Errors
             };
             let instead = if *kind == Kind::Precondition {
                 "`otherwise = success` / `otherwise = failure`"
+            } else if *kind == Kind::ForEach {
+                "`if_empty = success` / `if_empty = failure`"
             } else {
                 "`success_if` / `failure_if`"
             };

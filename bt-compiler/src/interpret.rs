@@ -312,6 +312,11 @@ pub trait Host {
     fn arm(&mut self, at: &At, expr: &str, patterns: &[&str]) -> usize {
         unimplemented!("switch `{expr}`")
     }
+    /// A `for_each`'s expression, evaluated when its child is not running:
+    /// whether it gave an item (`Some`).
+    fn item(&mut self, at: &At, expr: &str) -> bool {
+        unimplemented!("for_each item from `{expr}`")
+    }
     /// A `random` or `shuffle` group's draw: one of the set bits of
     /// `candidates`, from the generator `rng`, as the runtime's
     /// `__private::pick` draws it; `None` when no bit is set.
@@ -880,6 +885,31 @@ impl<'p, H: Host> Run<'_, 'p, H> {
             },
             Kind::Repeat(Some(n)) => self.repeat(p, *n, Success),
             Kind::Retry(Some(n)) => self.repeat(p, *n, Failure),
+            Kind::ForEach { item, then, .. } => {
+                if self.slot(p).child.is_none() {
+                    let e = text(&item.expr);
+                    if !self.with_at(p, |h, at| h.item(at, &e)) {
+                        self.slot(p).active = *then == Running;
+                        return *then;
+                    }
+                    let slot = self.slot(p);
+                    slot.child = Some(0);
+                    slot.active = true;
+                }
+                match self.tick(self.child(p, 0)) {
+                    Running => Running,
+                    Success => {
+                        self.slot(p).child = None;
+                        Running
+                    }
+                    Failure => {
+                        let slot = self.slot(p);
+                        slot.child = None;
+                        slot.active = false;
+                        Failure
+                    }
+                }
+            }
             Kind::Repeat(None) => self.forever(p, Success),
             Kind::Retry(None) => self.forever(p, Failure),
             Kind::Decider {
@@ -1588,6 +1618,12 @@ impl<'p, H: Host> Run<'_, 'p, H> {
                 let slot = self.slot(p);
                 slot.active = false;
                 slot.passed = false;
+            }
+            Kind::ForEach { .. } => {
+                if self.slot(p).child.take().is_some() {
+                    self.halt(self.child(p, 0));
+                }
+                self.slot(p).active = false;
             }
             Kind::Repeat(_) | Kind::Retry(_) => {
                 self.halt(self.child(p, 0));

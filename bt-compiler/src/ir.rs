@@ -126,6 +126,9 @@ pub enum Field {
     Passed,
     /// `running: bool`: the child returned Running on its last tick.
     Running,
+    /// `item: Option<T>`: the item a `for_each`'s child runs with, while it
+    /// runs.
+    Item,
     /// `count: uN`: finished runs of the child that continue the loop, up
     /// to this bound.
     Count(u32),
@@ -287,6 +290,14 @@ pub enum Kind {
     /// e.g. `monitor(me.heard_noise())`; `index` among the tree's monitors.
     Monitor { expr: Expr, index: usize },
     /// e.g. `switch(me.weapon) { Weapon::Rifle => Rifle(me), .. }`
+    /// `for_each(item: T = expr, if_empty = ..) { a }`: `then` is what it
+    /// returns once `expr` gives `None`; `skips`: that is the status its
+    /// parent passes over.
+    ForEach {
+        item: crate::args::Item,
+        then: Status,
+        skips: bool,
+    },
     /// Also `switch_eq(value) { case => a, _ => b }`, whose arms are
     /// [`Arm::Equals`](crate::ast::Arm::Equals) but the last.
     Switch(Expr),

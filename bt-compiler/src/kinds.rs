@@ -67,6 +67,9 @@ pub enum ArgType {
     /// What a `precondition` returns when its condition does not hold:
     /// `success`, `failure`, `running` or `skip`.
     Otherwise,
+    /// `name: Type = <expression>`: a name bound for the children, its
+    /// type, and the expression that gives its values.
+    Item,
 }
 
 /// The value of an [`ArgType::Otherwise`] argument.
@@ -178,6 +181,14 @@ const PRECONDITION: Params = Params {
     ],
     at_least_one: false,
     usage: "(<condition>, otherwise = failure)",
+};
+const FOR_EACH: Params = Params {
+    list: &[
+        positional("item", ArgType::Item),
+        named("if_empty", ArgType::Otherwise),
+    ],
+    at_least_one: false,
+    usage: "(item: Type = <Option<Type> expression>, if_empty = success)",
 };
 const BOUND: Params = Params {
     list: &[positional("count", ArgType::Bound)],
@@ -376,6 +387,8 @@ node_kinds! {
         "Runs the child again after each success, `count` times or `forever`.";
     Retry = "retry", Keyword, One, BOUND, [], Builtin("RetryUntilSuccessful"),
         "Runs the child again after each failure, `count` times or `forever`.";
+    ForEach = "for_each", Keyword, One, FOR_EACH, [], Model(Decorator),
+        "Runs the child once per item the expression gives (`Some`), the item bound for it; `if_empty` (success by default) once it gives `None`.";
     Prioritized = "prioritized", Keyword, Guarded, REDECIDES, [], Model(Control),
         "Spore's prioritized list: earlier guards interrupt later children.";
     Sequential = "sequential", Keyword, Guarded, REDECIDES, [], Model(Control),
@@ -520,8 +533,9 @@ pub const BTCPP_SPELLINGS: &[(&str, &str)] = &[
     ),
     (
         "loop",
-        "BehaviorTree.CPP's `LoopInt`, `LoopDouble`, `LoopString` and `LoopBool` have no \
-         keyword here yet; `repeat(n)` runs a child a number of times",
+        "BehaviorTree.CPP's `LoopInt`, `LoopDouble`, `LoopString` and `LoopBool` are \
+         `for_each(item: Type = <expression>)` here, its expression giving the items \
+         (`me.queue.pop_front()`); `repeat(n)` runs a child a number of times",
     ),
 ];
 

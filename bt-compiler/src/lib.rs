@@ -207,6 +207,15 @@ mod tests {
     }
 
     #[test]
+    fn for_each_expansion() {
+        insta::assert_snapshot!(pretty(quote! {
+            tree Route(me: &mut Agent) {
+                for_each(to: Point = me.route.pop_front(), if_empty = failure) { MoveTo { to: *to } }
+            }
+        }));
+    }
+
+    #[test]
     fn small_tree_expansion() {
         insta::assert_snapshot!(pretty(quote! {
             /// Attack what is visible, else idle.

@@ -260,6 +260,19 @@ fn keyword_kind(kind: kinds::Kind, values: &Values, at: Place) -> Option<Kind> {
             when: true,
             skips: false,
         },
+        K::ForEach => {
+            let if_empty = values.otherwise("if_empty").unwrap_or(Otherwise::Success);
+            Kind::ForEach {
+                item: values.item("item")?.clone(),
+                then: match if_empty {
+                    Otherwise::Success => Status::Success,
+                    Otherwise::Failure => Status::Failure,
+                    Otherwise::Running => Status::Running,
+                    Otherwise::Skip => at.skip?,
+                },
+                skips: if_empty == Otherwise::Skip,
+            }
+        }
         K::Precondition => {
             let otherwise = values.otherwise("otherwise").unwrap_or(Otherwise::Failure);
             Kind::Precondition {
@@ -386,6 +399,8 @@ fn analyse(nodes: &mut [Node], times: bool) {
             // Returns Running between runs, and remembers whether its
             // child is in the middle of one.
             Kind::Repeat(None) | Kind::Retry(None) => (true, true),
+            // Returns `Running` between items, and holds the item.
+            Kind::ForEach { .. } => (true, true),
             Kind::Wait(_)
             | Kind::Delay(_)
             | Kind::Rendezvous { .. }
@@ -601,6 +616,7 @@ fn shape(node: &Node, child_state: bool, times: bool) -> Shape {
             record(&[Field::Latch(Release::Nothing), Field::Running])
         }
         Kind::Delay(_) => record(&[Field::Latch(Release::Nothing), Field::Since, Field::Passed]),
+        Kind::ForEach { .. } => record(&[Field::Latch(Release::Nothing), Field::Item]),
         Kind::Rendezvous { .. } => record(&[Field::Member]),
         // Even without state: what runs below them is their child.
         Kind::Invert
@@ -676,6 +692,7 @@ fn keep(node: &Node) -> Vec<Keep> {
         | Kind::KeepRunningUntilFailure
         | Kind::Repeat(_)
         | Kind::Retry(_)
+        | Kind::ForEach { .. }
         | Kind::Scope { .. }
         | Kind::Wait(_)
         | Kind::Timeout(_)
@@ -792,9 +809,14 @@ fn args_text(args: &ast::Args) -> String {
     let items: Vec<String> = args
         .items
         .iter()
-        .map(|a| match &a.name {
-            Some(name) => format!("{name} = {}", a.value.to_token_stream()),
-            None => a.value.to_token_stream().to_string(),
+        .map(|a| match (&a.name, &a.binds) {
+            (Some(name), _) => format!("{name} = {}", a.value.to_token_stream()),
+            (None, Some((name, ty))) => format!(
+                "{name}: {} = {}",
+                ty.to_token_stream(),
+                a.value.to_token_stream()
+            ),
+            (None, None) => a.value.to_token_stream().to_string(),
         })
         .collect();
     format!("({})", items.join(", "))

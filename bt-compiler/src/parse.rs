@@ -12,9 +12,9 @@ use crate::kinds::Row as _;
 use crate::kinds::{self, Children, GUARD_WORDS, Kind, Syntax};
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::ToTokens;
-use syn::parse::{Parse, ParseStream, Parser};
+use syn::parse::{ParseStream, Parser};
 use syn::spanned::Spanned;
-use syn::{Attribute, Expr, Ident, Lifetime, Pat, Token, Visibility, braced, parenthesized};
+use syn::{Attribute, Expr, Ident, Lifetime, Pat, Token, Type, Visibility, braced, parenthesized};
 
 mod kw {
     syn::custom_keyword!(tree);
@@ -557,8 +557,8 @@ pub(crate) fn parse_args(input: ParseStream) -> syn::Result<Option<Args>> {
     }
     let content;
     let paren = parenthesized!(content in input);
-    let items = match content.parse_terminated(Expr::parse, Token![,]) {
-        Ok(items) => items.into_iter().map(arg_of).collect(),
+    let items = match content.parse_terminated(parse_arg, Token![,]) {
+        Ok(items) => items.into_iter().collect(),
         Err(e) => {
             skip_rest(&content);
             return Err(e);
@@ -724,12 +724,31 @@ fn arg_of(expr: Expr) -> Arg {
         return Arg {
             name: Some(name.clone()),
             value: (*assign.right).clone(),
+            binds: None,
         };
     }
     Arg {
         name: None,
         value: expr,
+        binds: None,
     }
+}
+
+/// One argument: a binding `name: Type = expression`, or an expression
+/// (`success = 2` is one too, read by [`arg_of`]).
+fn parse_arg(input: ParseStream) -> syn::Result<Arg> {
+    if input.peek(Ident) && input.peek2(Token![:]) && !input.peek2(Token![::]) {
+        let name: Ident = input.parse()?;
+        input.parse::<Token![:]>()?;
+        let ty: Type = input.parse()?;
+        input.parse::<Token![=]>()?;
+        return Ok(Arg {
+            name: None,
+            value: input.parse()?,
+            binds: Some((name, Box::new(ty))),
+        });
+    }
+    Ok(arg_of(input.parse()?))
 }
 
 /// A node written as Rust: a stateful leaf literal (`MoveTo { .. }`, `Idle`)
@@ -908,7 +927,7 @@ mod tests {
                     sleep(500),
                     reactive_fallback { success },
                     async_fallback { success },
-                    loop_int { success },
+                    loop_double { success },
                     fallback { success },
                 }
             }

@@ -64,6 +64,8 @@ node_kinds! {
     Repeat = "repeat";
     /// `retry(n) { .. }` or `retry(forever) { .. }`
     Retry = "retry";
+    /// `for_each(item: T = <Option<T> expression>) { .. }`: the child once per item
+    ForEach = "for_each";
     /// `prioritized { guard => child, .. }` (Spore's prioritized list)
     Prioritized = "prioritized";
     /// `sequential { .. }`: deciders chosen in turn

@@ -298,6 +298,7 @@ fn rule(kind: NodeKind) -> Rule {
         | NodeKind::KeepRunningUntilFailure
         | NodeKind::Repeat
         | NodeKind::Retry
+        | NodeKind::ForEach
         | NodeKind::Scope
         | NodeKind::After
         | NodeKind::SkipIf

@@ -34,6 +34,7 @@
 //! | `delay(s)` | `Delay` | `delay_msec` |
 //! | `wait(s)` | `Sleep` | `msec` |
 //! | `run_once(then_skip = b)` | `RunOnce` | `then_skip` |
+//! | `for_each(x: T = e, if_empty = s)` | `LoopInt` (integer `T`), `LoopDouble` (`f32`, `f64`), `LoopString` (`String`, `&str`), `LoopBool` (`bool`); other types under their own model `ForEach` | `queue` (`{for_each_nN}`), `if_empty`, `value` (`{x}`) |
 //! | `precondition(c, otherwise = s)` | `Precondition` | `if` (`true` or `false` for a literal, else `{precondition_nN}`), `else` (`SKIPPED` for `skip`) |
 //! | `success`, `failure` | `AlwaysSuccess`, `AlwaysFailure` | |
 //! | a subtree call `Patrol(me)` | `SubTree ID="Patrol"` | |

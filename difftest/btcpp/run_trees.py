@@ -9,6 +9,8 @@ RUNNING and return their script's next value on each later tick. Script
 values: 0 RUNNING, 1 SUCCESS, 2 FAILURE; scripts cycle. A script named
 `switch_eq_nN` is no leaf's: before each tick, its next value is written (as
 a string) to the root blackboard's entry of that name, a `Switch`'s variable.
+A script named `for_each_nN` is a loop's queue: written once, before the
+first tick, as BT.CPP reads a queue from a string (`1;2;3`).
 
 Output (stdout), one line per tree (`tree Bt0`), then one per tick: the
 root's status and the leaf calls, tab-separated (`RUNNING\tc1\tstart a2`),
@@ -82,6 +84,9 @@ def run_tree(job, tree):
     logger = bt.FileLogger(instance, tree["btlog"])
     ticks = []
     variables = {n: c for n, c in job["scripts"].items() if n.startswith("switch_eq_n")}
+    for name, items in job["scripts"].items():
+        if name.startswith("for_each_n"):
+            instance.root_blackboard().set_string(name, ";".join(str(i) for i in items))
     for i in range(job["ticks"]):
         for name, cycle in variables.items():
             instance.root_blackboard().set_string(name, str(cycle[i % len(cycle)]))

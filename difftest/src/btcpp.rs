@@ -70,6 +70,20 @@ impl Bw {
         cycle[k % cycle.len()]
     }
 
+    /// The next item of the `for_each` that is node `id`: its script's
+    /// values in order, then `None`, as BT.CPP pops its `{for_each_nID}`
+    /// queue, which `run_trees.py` fills from the same script.
+    pub fn q(&mut self, id: usize) -> Option<u8> {
+        let (_, items) = self
+            .fixed
+            .iter()
+            .find(|(l, _)| *l == id)
+            .expect("a queue has a script");
+        let k = self.calls[id];
+        self.calls[id] += 1;
+        items.get(k).copied()
+    }
+
     /// Condition `leaf`.
     pub fn c(&mut self, leaf: usize) -> bool {
         self.log.push(format!("c{leaf}"));

@@ -383,7 +383,13 @@ impl Generator {
                         "force_failure",
                         "keep_running_until_failure",
                     ]);
-                    format!("{kw} {{ {} }}", self.child(at))
+                    let child = self.child(at);
+                    if k.is_multiple_of(5) {
+                        let if_empty = ["success", "failure", "running"][(k as usize / 5) % 3];
+                        format!("for_each(x: u8 = w.o({k}), if_empty = {if_empty}) {{ {child} }}")
+                    } else {
+                        format!("{kw} {{ {child} }}")
+                    }
                 }
                 14 | 15 => {
                     let kw = self.rng.pick(&["repeat", "retry"]);

@@ -475,6 +475,10 @@ impl Host for Interpreted<'_> {
         self.w.o(number(expr)).is_some()
     }
 
+    fn item(&mut self, _: &At, expr: &str) -> bool {
+        self.w.o(number(expr)).is_some()
+    }
+
     fn flags(&mut self, _: &At, expr: &str) -> u64 {
         expr.split('|')
             .map(|f| match f.trim().rsplit(':').next().map(str::trim) {

@@ -202,7 +202,10 @@ fn check_node(
             ["Switch2", "Switch3", "Switch4", "Switch5", "Switch6"][children - 3];
         (name, &SWITCH_PORTS[..children])
     });
-    let ports: &[&str] = match builtin(info.kind).or(switch) {
+    // A `for_each` over a type BT.CPP has a loop for.
+    let looped = (info.kind == NodeKind::ForEach && tag.starts_with("Loop"))
+        .then_some((tag, &["queue", "if_empty", "value"][..]));
+    let ports: &[&str] = match builtin(info.kind).or(switch).or(looped) {
         Some((name, ports)) => {
             if tag != name {
                 return Err(format!("{at}: <{tag}>, not <{name}>"));

@@ -263,6 +263,9 @@ mod differences {
         tree SwitchEq(w: &mut Bw, cx: &Ctx<NoFlags, NoFlags, &Recorder>) {
             switch_eq(w.v(0)) { 1 => 'a1: A { id: 1 }, 2 => 'c2: cond w.c(2), 3 => 'a3: A { id: 3 }, _ => 'a4: A { id: 4 } }
         }
+        tree ForEach(w: &mut Bw, cx: &Ctx<NoFlags, NoFlags, &Recorder>) {
+            reactive_sequence { 'c3: cond w.c(3), for_each(x: u8 = w.q(2)) { sequence { 'c4: cond w.c(4), 'a5: A { id: 5 } } } }
+        }
         tree RepeatInParallel(w: &mut Bw, cx: &Ctx<NoFlags, NoFlags, &Recorder>) {
             parallel(success = 2, failure = 1) { repeat(2) { 'c1: cond w.c(1) }, 'a2: A { id: 2 } }
         }
@@ -371,6 +374,35 @@ mod differences {
         ] {
             assert!(all.contains(&call), "{call} in {all:?}");
         }
+    }
+
+    /// `for_each` over `u8` items is BT.CPP's `LoopInt`: an item per run
+    /// of the child, `Running` after each success, a failure ending the
+    /// loop, a halt dropping the item, `if_empty` once the items are out.
+    #[test]
+    fn for_each_is_btcpp_loop() {
+        if skipped() {
+            return;
+        }
+        fn scripts() -> Vec<(usize, &'static str, Vec<u8>)> {
+            vec![
+                // The items.
+                (2, "for_each_n", vec![5, 6, 7, 8, 9]),
+                (5, "a", vec![1, 0, 1, 0, 0, 1]),
+                (3, "c", vec![1, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1]),
+                (4, "c", vec![1, 1, 2, 1, 1]),
+            ]
+        }
+        assert!(
+            <ForEach as bt::BehaviorTree>::BTCPP_XML
+                .contains(r#"<LoopInt queue="{for_each_n2}" if_empty="SUCCESS" value="{x}""#)
+        );
+        let (ours, theirs) = both(case!(ForEach, scripts()), &scripts(), 20);
+        assert_eq!(ours, theirs);
+        let all: Vec<&str> = calls(&ours).into_iter().flatten().collect();
+        assert!(all.contains(&"halt a5"), "{all:?}");
+        // The items ran out: `if_empty`, and from then on at once.
+        assert_eq!(statuses(&ours)[18..], ["SUCCESS", "SUCCESS"]);
     }
 
     /// `AsyncSequence` yields after a child that started and finished in

@@ -132,6 +132,10 @@ behavior_tree! {
                     while_do_else { cond me.roll(70), Step { n: 1 }, Step { n: 2 } },
                     invert { force_failure { Step { n: 1 } } },
                     retry(forever) { repeat(forever) { Step { n: 1 } } },
+                    for_each(n: u8 = me.hurt()) { Step { n: u32::from(*n) } },
+                    try_catch { Step { n: 1 }, Step { n: 2 }, Step { n: 1 } },
+                    async_sequence { Step { n: 1 }, action me.coin(), Step { n: 1 } },
+                    switch_eq(me.pick()) { 1 => Step { n: 2 }, _ => wait(0.5) },
                 },
             },
         }

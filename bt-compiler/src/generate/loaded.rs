@@ -170,6 +170,11 @@ impl Gen<'_> {
                     });
                 }
                 Field::Latch(_) | Field::Passed | Field::Running => {}
+                // An item only while the loop runs (any item value is one
+                // the expression could have given).
+                Field::Item => checks.push(quote! {
+                    ::__bt::__private::check::at_most(#info, "item", self.item.is_some() as ::core::primitive::u128, self.active as ::core::primitive::u128)?;
+                }),
                 Field::Since => {
                     checks.push(quote!(::__bt::__private::check::time(#info, "t", self.t)?;));
                 }

@@ -182,7 +182,7 @@ impl Gen<'_> {
                         }
                     }
                 }
-                Field::Since | Field::Passed | Field::Running => {}
+                Field::Since | Field::Passed | Field::Running | Field::Item => {}
             }
         }
         if tests.is_empty() {

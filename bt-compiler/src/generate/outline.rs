@@ -11,8 +11,8 @@
 //! node's code names: its state, the keep part, the armed monitors, the
 //! tick's time and node table, the redecide error, and the tree's bindings.
 //! Nodes inside a scope that binds names for its children (a guard's
-//! `when let`, a `switch` arm, a rendezvous' role) stay inline. Every node's
-//! code is still generated exactly once.
+//! `when let`, a `switch` arm, a rendezvous' role, a `for_each` item) stay
+//! inline. Every node's code is still generated exactly once.
 
 use super::{Gen, names};
 use crate::ir::{Kind, Tree};
@@ -55,7 +55,7 @@ impl Outline {
                 || node.binding().is_some()
                 || matches!(
                     tree.nodes[parent].kind,
-                    Kind::Switch(_) | Kind::Rendezvous { .. }
+                    Kind::Switch(_) | Kind::Rendezvous { .. } | Kind::ForEach { .. }
                 );
         }
         Outline {

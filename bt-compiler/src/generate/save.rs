@@ -269,6 +269,7 @@ fn params(node: &Node) -> String {
         // The answer slot names the agent that asked.
         Kind::Request { .. } => "agent".to_string(),
         Kind::RunWhile { skip, .. } => format!("{skip:?}"),
+        Kind::ForEach { then, .. } => format!("{then:?}"),
         _ => String::new(),
     }
 }
@@ -278,6 +279,7 @@ fn params(node: &Node) -> String {
 fn types(node: &Node) -> String {
     let mut types = match &node.kind {
         Kind::Leaf { path, .. } | Kind::Subtree { path, .. } => path.to_token_stream().to_string(),
+        Kind::ForEach { item, .. } => format!("item{}", item.ty.to_token_stream()),
         _ => String::new(),
     };
     if let Some((_, ty)) = node.guard.as_ref().and_then(|g| g.binding()) {

@@ -384,6 +384,15 @@ impl Gen<'_> {
                         running: ::core::primitive::bool,));
                     resets.push(quote!(self.running = false;));
                 }
+                Field::Item => {
+                    let Kind::ForEach { item, .. } = &node.kind else {
+                        unreachable!("only a for_each holds an item")
+                    };
+                    let ty = &item.ty;
+                    decls.push(quote!(/// The item the child runs with, while it runs.
+                        item: ::core::option::Option<#ty>,));
+                    resets.push(quote!(self.item = ::core::option::Option::None;));
+                }
                 Field::Count(n) => {
                     let ty = uint_for((*n).into());
                     decls.push(

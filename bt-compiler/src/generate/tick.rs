@@ -310,6 +310,7 @@ impl Gen<'_> {
             | Kind::KeepRunningUntilFailure => self.decorator(id),
             Kind::Repeat(Some(n)) => self.repeat(id, *n, Status::Success, Status::Failure),
             Kind::Retry(Some(n)) => self.repeat(id, *n, Status::Failure, Status::Success),
+            Kind::ForEach { item, then, .. } => self.for_each(id, item, *then),
             Kind::Repeat(None) => self.forever(id, Status::Success, Status::Failure),
             Kind::Retry(None) => self.forever(id, Status::Failure, Status::Success),
             Kind::Decider {
@@ -1237,6 +1238,59 @@ impl Gen<'_> {
                 }
             }
         }}
+    }
+
+    /// `for_each(x: T = expr, if_empty = s) { c }`: when the child is not
+    /// running, `expr` gives the next item (`None`: the loop ends with
+    /// `then`). The child runs with `x` bound to the item, held in the
+    /// record while it runs. After a success the node returns `Running`
+    /// and takes the next item on the next tick, as BehaviorTree.CPP's
+    /// `LoopNode` does; a failure ends the loop.
+    fn for_each(&self, id: usize, item: &crate::args::Item, then: Status) -> TokenStream {
+        let c = self.tree.node(id).children[0];
+        let (label, place) = (self.label(id), self.place(id));
+        let (r, next) = (names::result(), names::value());
+        let (name, ty, expr) = (&item.name, &item.ty, &item.expr);
+        let (then_status, running) = (status(then), status(Status::Running));
+        let (success, failure) = (status(Status::Success), status(Status::Failure));
+        let waits = then == Status::Running;
+        let setup = self.tree.node(c).has_state.then(|| {
+            let child_place = self.place(c);
+            quote!(let #child_place = &mut #place.child;)
+        });
+        let eval = self.eval(c);
+        let given = quote_spanned!(expr.span()=> #expr);
+        quote! {
+            #label: {
+                if #place.item.is_none() {
+                    let #next: ::core::option::Option<#ty> = #given;
+                    if #next.is_none() {
+                        #place.active = #waits;
+                        break #label #then_status;
+                    }
+                    #place.item = #next;
+                    #place.active = true;
+                }
+                let #name: &#ty = match &#place.item {
+                    ::core::option::Option::Some(#next) => #next,
+                    ::core::option::Option::None => ::core::unreachable!(),
+                };
+                #setup
+                #eval
+                match #r {
+                    #running => #running,
+                    #success => {
+                        #place.item = ::core::option::Option::None;
+                        #running
+                    }
+                    #failure => {
+                        #place.item = ::core::option::Option::None;
+                        #place.active = false;
+                        #failure
+                    }
+                }
+            }
+        }
     }
 
     /// For a node without state that uses its record within a tick: a

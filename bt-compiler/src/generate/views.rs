@@ -173,7 +173,8 @@ impl Gen<'_> {
         if let Some(arm) = &node.arm {
             text.push_str(&format!(" _case=\"{}\"", xml(&tokens(arm))));
         }
-        if let (Btcpp::Model(category), None) = (node.row.info().btcpp, switch_cases(node)) {
+        let builtin = switch_cases(node).is_some() || btcpp_loop(node).is_some();
+        if let (Btcpp::Model(category), false) = (node.row.info().btcpp, builtin) {
             let model = format!("<{} ID=\"{tag}\" editable=\"true\"/>", category.tag());
             if !models.contains(&model) {
                 models.push(model);
@@ -337,6 +338,9 @@ fn btcpp_id(node: &Node) -> String {
     if let Some(cases) = switch_cases(node) {
         return format!("Switch{cases}");
     }
+    if let Some(name) = btcpp_loop(node) {
+        return name.to_owned();
+    }
     match (&node.kind, node.row.info().btcpp) {
         (_, Btcpp::Builtin(name)) => name.to_owned(),
         (Kind::Cond(_), _) => "Cond".to_owned(),
@@ -345,6 +349,23 @@ fn btcpp_id(node: &Node) -> String {
         (Kind::Leaf { path, .. }, _) => flatten(path),
         (_, Btcpp::Model(_)) => camel(node.row.keyword()),
     }
+}
+
+/// BT.CPP's loop over items of a `for_each`'s type, if it has one.
+fn btcpp_loop(node: &Node) -> Option<&'static str> {
+    let Kind::ForEach { item, .. } = &node.kind else {
+        return None;
+    };
+    let mut ty = tokens(&item.ty);
+    ty.retain(|c| !c.is_whitespace());
+    Some(match ty.as_str() {
+        "i8" | "i16" | "i32" | "i64" | "i128" | "isize" | "u8" | "u16" | "u32" | "u64" | "u128"
+        | "usize" => "LoopInt",
+        "f32" | "f64" => "LoopDouble",
+        "String" | "&str" | "&'staticstr" => "LoopString",
+        "bool" => "LoopBool",
+        _ => return None,
+    })
 }
 
 /// BT.CPP's `SwitchN` ports, in order.
@@ -475,6 +496,28 @@ fn ports(node: &Node, nodes: &[Node]) -> (Vec<(&'static str, String)>, bool) {
             )
         }
         Kind::Subtree { .. } => (Vec::new(), true),
+        Kind::ForEach { item, then, skips } => {
+            // The items come from an expression: a blackboard reference
+            // named after the node; the item is written to the entry named
+            // like the binding.
+            let if_empty = match then {
+                _ if *skips => "SKIPPED",
+                Status::Success => "SUCCESS",
+                Status::Failure => "FAILURE",
+                Status::Running => "RUNNING",
+            };
+            (
+                vec![
+                    ("queue", format!("{{{}_n{}}}", node.row.keyword(), node.id)),
+                    ("if_empty", if_empty.to_owned()),
+                    (
+                        "value",
+                        format!("{{{}}}", syn::ext::IdentExt::unraw(&item.name)),
+                    ),
+                ],
+                true,
+            )
+        }
         Kind::Switch(_) if switch_cases(node).is_some() => {
             // The value and any case that is not a literal are set at run
             // time: blackboard references named after the node.
