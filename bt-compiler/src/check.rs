@@ -822,15 +822,7 @@ fn arguments_fit_the_children(node: &Node, errors: &mut Errors) {
 /// child, so that a skipped child can be passed over: `Some(true)`
 /// (Success) under a sequence, `Some(false)` (Failure) under a select.
 pub fn passes_over(parent: Kind) -> Option<bool> {
-    match parent {
-        Kind::Sequence
-        | Kind::SequenceWithMemory
-        | Kind::ReactiveSequence
-        | Kind::AsyncSequence
-        | Kind::TryCatch => Some(true),
-        Kind::Select | Kind::ReactiveSelect | Kind::AsyncSelect => Some(false),
-        _ => None,
-    }
+    parent.info().passes_over
 }
 
 /// `skip_if`, `run_while`, `run_once(then_skip = true)` and

@@ -277,6 +277,10 @@ pub struct KindInfo {
     pub needs_shared: bool,
     /// `rendezvous(n) as role`: binds a name for its body.
     pub binds: bool,
+    /// The status with which a child lets the node go on to its next
+    /// child, so that a skipped child can be passed over: `Some(true)`
+    /// (Success) for a sequence, `Some(false)` (Failure) for a select.
+    pub passes_over: Option<bool>,
     /// How BehaviorTree.CPP XML writes it.
     pub btcpp: Btcpp,
     /// One line of documentation.
@@ -335,6 +339,13 @@ macro_rules! node_kinds {
                 needs_context: node_kinds!(@has context $($need)*),
                 needs_shared: node_kinds!(@has shared $($need)*),
                 binds: node_kinds!(@has binds $($need)*),
+                passes_over: if node_kinds!(@has on_success $($need)*) {
+                    Some(true)
+                } else if node_kinds!(@has on_failure $($need)*) {
+                    Some(false)
+                } else {
+                    None
+                },
                 btcpp: $btcpp,
                 doc: $doc,
             },
@@ -344,6 +355,8 @@ macro_rules! node_kinds {
     (@has context context $($rest:ident)*) => { true };
     (@has shared shared $($rest:ident)*) => { true };
     (@has binds binds $($rest:ident)*) => { true };
+    (@has on_success on_success $($rest:ident)*) => { true };
+    (@has on_failure on_failure $($rest:ident)*) => { true };
     (@has $want:ident $other:ident $($rest:ident)*) => { node_kinds!(@has $want $($rest)*) };
 }
 
@@ -351,21 +364,21 @@ use Btcpp::{Builtin, Model};
 use Category::{Action, Condition, Control, Decorator};
 
 node_kinds! {
-    Sequence = "sequence", Keyword, Many, NONE, [], Builtin("Sequence"),
+    Sequence = "sequence", Keyword, Many, NONE, [on_success], Builtin("Sequence"),
         "Children in order until one fails; resumes at the running child.";
-    SequenceWithMemory = "sequence_with_memory", Keyword, Many, NONE, [], Builtin("SequenceWithMemory"),
+    SequenceWithMemory = "sequence_with_memory", Keyword, Many, NONE, [on_success], Builtin("SequenceWithMemory"),
         "A sequence that also resumes at the child that failed, until the sequence succeeds.";
-    ReactiveSequence = "reactive_sequence", Keyword, Many, NONE, [], Builtin("ReactiveSequence"),
+    ReactiveSequence = "reactive_sequence", Keyword, Many, NONE, [on_success], Builtin("ReactiveSequence"),
         "Children in order from the first every tick; an earlier child that fails or runs halts the later running one.";
-    Select = "select", Keyword, Many, NONE, [], Builtin("Fallback"),
+    Select = "select", Keyword, Many, NONE, [on_failure], Builtin("Fallback"),
         "Children in order until one succeeds; resumes at the running child.";
-    ReactiveSelect = "reactive_select", Keyword, Many, NONE, [], Builtin("ReactiveFallback"),
+    ReactiveSelect = "reactive_select", Keyword, Many, NONE, [on_failure], Builtin("ReactiveFallback"),
         "Children in order from the first every tick; an earlier child that succeeds or runs halts the later running one.";
-    AsyncSequence = "async_sequence", Keyword, Many, NONE, [], Builtin("AsyncSequence"),
+    AsyncSequence = "async_sequence", Keyword, Many, NONE, [on_success], Builtin("AsyncSequence"),
         "A sequence that returns Running after a child that succeeded in the tick it started, and goes on with the next child on the next tick.";
-    AsyncSelect = "async_select", Keyword, Many, NONE, [], Builtin("AsyncFallback"),
+    AsyncSelect = "async_select", Keyword, Many, NONE, [on_failure], Builtin("AsyncFallback"),
         "A select that returns Running after a child that failed in the tick it started, and goes on with the next child on the next tick.";
-    TryCatch = "try_catch", Keyword, ThenLast, NONE, [], Builtin("TryCatch"),
+    TryCatch = "try_catch", Keyword, ThenLast, NONE, [on_success], Builtin("TryCatch"),
         "The children but the last as a sequence; if one fails, the last child runs and then the node fails.";
     IfThenElse = "if_then_else", Keyword, Branches, NONE, [], Builtin("IfThenElse"),
         "Runs the condition child once, then the second child if it succeeded, else the third.";

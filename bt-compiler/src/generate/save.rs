@@ -270,7 +270,37 @@ fn params(node: &Node) -> String {
         Kind::Request { .. } => "agent".to_string(),
         Kind::RunWhile { skip, .. } => format!("{skip:?}"),
         Kind::ForEach { then, .. } => format!("{then:?}"),
-        _ => String::new(),
+        // Nothing beyond the kind and the shape.
+        Kind::Sequence
+        | Kind::SequenceWithMemory
+        | Kind::ReactiveSequence
+        | Kind::Select
+        | Kind::ReactiveSelect
+        | Kind::AsyncSequence
+        | Kind::AsyncSelect
+        | Kind::TryCatch
+        | Kind::IfThenElse
+        | Kind::WhileDoElse
+        | Kind::Invert
+        | Kind::ForceSuccess
+        | Kind::ForceFailure
+        | Kind::KeepRunningUntilFailure
+        | Kind::Scope { .. }
+        | Kind::Wait(_)
+        | Kind::Timeout(_)
+        | Kind::Delay(_)
+        | Kind::Cooldown(_)
+        | Kind::Every(_)
+        | Kind::After { .. }
+        | Kind::GlobalCooldown(_)
+        | Kind::Sync { .. }
+        | Kind::Switch(_)
+        | Kind::Cond(_)
+        | Kind::Action(_)
+        | Kind::Instant(_)
+        | Kind::Constant(_)
+        | Kind::Leaf { .. }
+        | Kind::Subtree { .. } => String::new(),
     }
 }
 

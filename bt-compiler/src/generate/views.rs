@@ -535,7 +535,40 @@ fn ports(node: &Node, nodes: &[Node]) -> (Vec<(&'static str, String)>, bool) {
             }
             (ports, true)
         }
-        _ => (Vec::new(), matches!(node.row.info().btcpp, Btcpp::Model(_))),
+        // No ports: a built-in as it is, our own nodes with their source.
+        Kind::Sequence
+        | Kind::SequenceWithMemory
+        | Kind::ReactiveSequence
+        | Kind::Select
+        | Kind::ReactiveSelect
+        | Kind::AsyncSequence
+        | Kind::AsyncSelect
+        | Kind::TryCatch
+        | Kind::IfThenElse
+        | Kind::WhileDoElse
+        | Kind::Invert
+        | Kind::ForceSuccess
+        | Kind::ForceFailure
+        | Kind::KeepRunningUntilFailure
+        | Kind::Decider { .. }
+        | Kind::Scope { .. }
+        | Kind::Cooldown(_)
+        | Kind::Every(_)
+        | Kind::After { .. }
+        | Kind::Precondition { .. }
+        | Kind::RunWhile { .. }
+        | Kind::Gate(_)
+        | Kind::GlobalCooldown(_)
+        | Kind::Rendezvous { .. }
+        | Kind::Sync { .. }
+        | Kind::Request { .. }
+        | Kind::Monitor { .. }
+        | Kind::Switch(_)
+        | Kind::Cond(_)
+        | Kind::Action(_)
+        | Kind::Instant(_)
+        | Kind::Constant(_)
+        | Kind::Leaf { .. } => (Vec::new(), matches!(node.row.info().btcpp, Btcpp::Model(_))),
     }
 }
 
