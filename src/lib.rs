@@ -73,7 +73,7 @@
 //! does rustc's: a node with 64 or more nodes below it is compiled as a
 //! function of its own, and a composite with more than 32 children runs
 //! them in functions of 32, so no function grows with the tree (numbers for
-//! 1,000 to 5,000-node trees in the repository's `benches/BENCHMARKS-compile.md`).
+//! 1,000 to 5,000-node trees in the repository's `bt-bench/BENCHMARKS-compile.md`).
 //!
 //! Every tick starts at the root. A node returns [`Status::Success`],
 //! [`Status::Failure`] or [`Status::Running`]; a node that returned

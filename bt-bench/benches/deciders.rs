@@ -1,0 +1,189 @@
+//! `cargo bench -p bt-bench --bench deciders`: a `prioritized` decider,
+//! generated vs hand-written, and the generated one with trace hooks off in
+//! three ways. Writes `BENCHMARKS-deciders.md` on an unfiltered run.
+
+use bt_bench::decider::{GateHerd, Herd, Variant};
+use criterion::{Criterion, Throughput};
+use std::fmt::Write as _;
+use std::hint::black_box;
+use std::path::Path;
+use std::time::Duration;
+
+const COUNTS: [usize; 2] = [1_000, 100_000];
+
+fn group(count: usize) -> String {
+    format!("decider-{count}")
+}
+
+fn main() {
+    let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bt-bench-criterion");
+    let filtered = std::env::args().skip(1).any(|a| !a.starts_with('-'));
+    // Same calls and statuses from every variant before anything is timed.
+    let reference = run(Variant::Hand, 256, 500);
+    for v in Variant::ALL {
+        assert_eq!(run(v, 256, 500), reference, "{} disagrees", v.name());
+    }
+    let mut c = Criterion::default()
+        .output_directory(&out)
+        .configure_from_args();
+    for count in COUNTS {
+        let mut g = c.benchmark_group(group(count));
+        g.throughput(Throughput::Elements(count as u64))
+            .warm_up_time(Duration::from_millis(500))
+            .measurement_time(Duration::from_secs(2));
+        if count >= 100_000 {
+            g.sample_size(20);
+        }
+        for v in Variant::ALL {
+            let mut herd = Herd::new(v, count);
+            g.bench_function(v.name(), |b| {
+                b.iter(|| {
+                    herd.step();
+                    black_box(herd.statuses)
+                })
+            });
+        }
+        g.finish();
+    }
+    // The gate: every agent enters and leaves it once per tick.
+    for count in COUNTS {
+        let mut g = c.benchmark_group(format!("gate-{count}"));
+        g.throughput(Throughput::Elements(count as u64))
+            .warm_up_time(Duration::from_millis(500))
+            .measurement_time(Duration::from_secs(2));
+        if count >= 100_000 {
+            g.sample_size(20);
+        }
+        for (name, gated) in [("without", false), ("with", true)] {
+            let mut herd = GateHerd::new(gated, count);
+            g.bench_function(name, |b| {
+                b.iter(|| {
+                    herd.step();
+                    black_box(herd.statuses)
+                })
+            });
+        }
+        g.finish();
+    }
+    c.final_summary();
+    if !filtered {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("BENCHMARKS-deciders.md");
+        std::fs::write(&path, report(&out)).expect("write BENCHMARKS-deciders.md");
+        println!("wrote {}", path.display());
+    }
+}
+
+fn run(v: Variant, count: usize, ticks: usize) -> (u64, u64) {
+    let mut herd = Herd::new(v, count);
+    for _ in 0..ticks {
+        herd.step();
+    }
+    (herd.calls(), herd.statuses)
+}
+
+fn report(dir: &Path) -> String {
+    let mut o = String::new();
+    writeln!(o, "# Decider and trace-hook benchmarks\n").unwrap();
+    writeln!(
+        o,
+        "Written by `cargo bench -p bt-bench --bench deciders` (`bt-bench/src/decider.rs`). A \
+         `prioritized` group of four guarded actions reading the agent and the context's \
+         decision flags, ticked for every agent; the senses change every tick, so children \
+         interrupt each other and finish now and then. All variants make the same calls \
+         (checked before timing).\n"
+    )
+    .unwrap();
+    writeln!(
+        o,
+        "- **hand**: the same decider written by hand, without trace points or activation times."
+    )
+    .unwrap();
+    writeln!(o, "- **bt-no-context**: generated from the same tree without a tick context (the flag read from the agent): the macro emits no trace point and no activation time.").unwrap();
+    writeln!(
+        o,
+        "- **bt-notrace**: generated, ticked with `Ctx<Mode>` (trace hook `NoTrace`)."
+    )
+    .unwrap();
+    writeln!(
+        o,
+        "- **bt-tracer-level-0**: generated, with a `Tracer` attached at level 0."
+    )
+    .unwrap();
+    writeln!(o, "- **bt-tracer-other-agent**: generated, with a level-5 `Tracer` filtered to an agent not in the herd.").unwrap();
+    writeln!(
+        o,
+        "- **bt-recorder**: generated, with a `bt::record::Recorder` recording every agent: every \
+         node's status each tick, transitions kept in a ring of {} per agent.\n",
+        bt_bench::decider::RING
+    )
+    .unwrap();
+    writeln!(
+        o,
+        "| agents | variant | ns per agent-tick | / hand | / bt-no-context |"
+    )
+    .unwrap();
+    writeln!(o, "|---:|---|---:|---:|---:|").unwrap();
+    for count in COUNTS {
+        let mean = |v: Variant| bt_bench::report::mean_ns(dir, &group(count), v.name());
+        let (hand, base) = (mean(Variant::Hand), mean(Variant::NoContext));
+        for v in Variant::ALL {
+            let Some(ns) = mean(v) else { continue };
+            let per = ns / count as f64;
+            let ratio = |b: Option<f64>| b.map_or("-".into(), |b| format!("{:.2}", ns / b));
+            writeln!(
+                o,
+                "| {count} | {} | {per:.2} | {} | {} |",
+                v.name(),
+                ratio(hand),
+                ratio(base)
+            )
+            .unwrap();
+        }
+    }
+    writeln!(o, "\n## Cost of a gate\n").unwrap();
+    writeln!(
+        o,
+        "`gate(n) {{ action }}` against the same tree without the gate, single-threaded: each \
+         agent takes and gives back a permit (two atomic read-modify-writes on the shared \
+         counter) every tick.\n"
+    )
+    .unwrap();
+    writeln!(
+        o,
+        "| agents | without gate, ns per agent-tick | with gate | gate entry + exit |"
+    )
+    .unwrap();
+    writeln!(o, "|---:|---:|---:|---:|").unwrap();
+    for count in COUNTS {
+        let group = format!("gate-{count}");
+        let mean = |b: &str| bt_bench::report::mean_ns(dir, &group, b).map(|ns| ns / count as f64);
+        if let (Some(without), Some(with)) = (mean("without"), mean("with")) {
+            writeln!(
+                o,
+                "| {count} | {without:.2} | {with:.2} | {:.2} ns |",
+                with - without
+            )
+            .unwrap();
+        }
+    }
+    writeln!(
+        o,
+        "\nState per agent, in bytes: generated {} (the active child; no activation time \
+         without `#[bt(activation_times)]`), hand-written {}.",
+        <bt_bench::decider::Decider as bt::BehaviorTree>::STATE_SIZE,
+        std::mem::size_of::<bt_bench::decider::HandDecider>()
+    )
+    .unwrap();
+    let recorder =
+        bt::record::Recorder::new::<bt_bench::decider::Decider>(1, bt_bench::decider::RING);
+    writeln!(
+        o,
+        "\nThe recorder keeps per agent {} transitions of 16 bytes, one status byte per node ({} \
+         nodes) and its bookkeeping: about {} bytes per agent here.",
+        bt_bench::decider::RING,
+        recorder.nodes(),
+        recorder.bytes_per_agent()
+    )
+    .unwrap();
+    o
+}
