@@ -1169,10 +1169,15 @@ impl Recorder {
         // `<` appears only inside JSON strings: escaped, no text can close
         // the script element.
         let data = data.replace('<', "\\u003c");
-        let title = title
-            .replace('&', "&amp;")
-            .replace('<', "&lt;")
-            .replace('>', "&gt;");
+        let title: String = title
+            .chars()
+            .fold(String::with_capacity(title.len()), |mut out, c| {
+                match crate::view::markup_entity(c, false) {
+                    Some(entity) => out.push_str(entity),
+                    None => out.push(c),
+                }
+                out
+            });
         let page = include_str!("debugger.html")
             .replace("/*BT-TITLE*/", &title)
             .replace("/*BT-DATA*/", &data);

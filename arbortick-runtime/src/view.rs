@@ -421,6 +421,22 @@ impl TreeView<'_> {
 }
 
 /// Bytes of a generated document as text; const, for the macro's constants.
+/// The entity that XML and HTML write for `c`, if it needs one: `&`, `<`,
+/// `>`, and in an attribute value (`quoted`) the two quotes. The one table
+/// of markup escapes: the XML views, the tree diagram in a type's
+/// documentation and the recording's page all write text through it.
+#[doc(hidden)]
+pub const fn markup_entity(c: char, quoted: bool) -> Option<&'static str> {
+    match c {
+        '&' => Some("&amp;"),
+        '<' => Some("&lt;"),
+        '>' => Some("&gt;"),
+        '"' if quoted => Some("&quot;"),
+        '\'' if quoted => Some("&apos;"),
+        _ => None,
+    }
+}
+
 #[doc(hidden)]
 pub const fn text(bytes: &'static [u8]) -> &'static str {
     match core::str::from_utf8(bytes) {

@@ -611,12 +611,11 @@ fn msec(
 fn xml(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
+        if let Some(entity) = bt_runtime::view::markup_entity(c, true) {
+            out.push_str(entity);
+            continue;
+        }
         match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
             '\n' => out.push_str("&#10;"),
             '\r' => out.push_str("&#13;"),
             '\t' => out.push_str("&#9;"),
@@ -668,9 +667,14 @@ fn xml_name(name: &str) -> String {
 
 /// Escapes text inside a `<pre>` of the documentation.
 fn html(line: &str) -> String {
-    line.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
+    line.chars()
+        .fold(String::with_capacity(line.len()), |mut out, c| {
+            match bt_runtime::view::markup_entity(c, false) {
+                Some(entity) => out.push_str(entity),
+                None => out.push(c),
+            }
+            out
+        })
 }
 
 /// Mermaid label text: quotes and angle brackets as Mermaid's entity codes.
