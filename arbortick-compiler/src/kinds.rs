@@ -275,6 +275,8 @@ pub struct KindInfo {
     pub needs_context: bool,
     /// Keeps its state in the tree's shared state.
     pub needs_shared: bool,
+    /// What it keeps there.
+    pub shared: Option<Shared>,
     /// `rendezvous(n) as role`: binds a name for its body.
     pub binds: bool,
     /// The status with which a child lets the node go on to its next
@@ -285,6 +287,17 @@ pub struct KindInfo {
     pub btcpp: Btcpp,
     /// One line of documentation.
     pub doc: &'static str,
+}
+
+/// The state a kind keeps in the tree's shared object, one per node.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Shared {
+    /// `bt::shared::Gate`: permits taken.
+    Gate,
+    /// `bt::shared::GlobalCooldown`: when the node may be entered again.
+    Cooldown,
+    /// `bt::shared::Rendezvous`: the group meeting there.
+    Rendezvous,
 }
 
 /// How a kind is written in BehaviorTree.CPP 4 XML.
@@ -337,7 +350,18 @@ macro_rules! node_kinds {
                 children: Children::$children,
                 params: $params,
                 needs_context: node_kinds!(@has context $($need)*),
-                needs_shared: node_kinds!(@has shared $($need)*),
+                needs_shared: node_kinds!(@has gate $($need)*)
+                    || node_kinds!(@has cooldown $($need)*)
+                    || node_kinds!(@has meeting $($need)*),
+                shared: if node_kinds!(@has gate $($need)*) {
+                    Some(Shared::Gate)
+                } else if node_kinds!(@has cooldown $($need)*) {
+                    Some(Shared::Cooldown)
+                } else if node_kinds!(@has meeting $($need)*) {
+                    Some(Shared::Rendezvous)
+                } else {
+                    None
+                },
                 binds: node_kinds!(@has binds $($need)*),
                 passes_over: if node_kinds!(@has on_success $($need)*) {
                     Some(true)
@@ -353,7 +377,9 @@ macro_rules! node_kinds {
     };
     (@has $want:ident) => { false };
     (@has context context $($rest:ident)*) => { true };
-    (@has shared shared $($rest:ident)*) => { true };
+    (@has gate gate $($rest:ident)*) => { true };
+    (@has cooldown cooldown $($rest:ident)*) => { true };
+    (@has meeting meeting $($rest:ident)*) => { true };
     (@has binds binds $($rest:ident)*) => { true };
     (@has on_success on_success $($rest:ident)*) => { true };
     (@has on_failure on_failure $($rest:ident)*) => { true };
@@ -438,11 +464,11 @@ node_kinds! {
         "Starts the child at most once every `seconds`; fails without ticking it in between.";
     RunOnce = "run_once", Keyword, One, RUN_ONCE, [], Builtin("RunOnce"),
         "Runs the child until it finishes once; later ticks return how it finished, or pass over the node with `then_skip = true`.";
-    Gate = "gate", Keyword, One, GATE, [shared], Model(Decorator),
+    Gate = "gate", Keyword, One, GATE, [gate], Model(Decorator),
         "At most `capacity` agents inside the child at once.";
-    GlobalCooldown = "global_cooldown", Keyword, One, SECONDS, [context, shared], Model(Decorator),
+    GlobalCooldown = "global_cooldown", Keyword, One, SECONDS, [context, cooldown], Model(Decorator),
         "No agent enters the child until `seconds` after any agent finished it.";
-    Rendezvous = "rendezvous", Keyword, One, RENDEZVOUS, [shared, binds], Model(Decorator),
+    Rendezvous = "rendezvous", Keyword, One, RENDEZVOUS, [meeting, binds], Model(Decorator),
         "Waits until `members` agents joined, then runs the child with each one's role.";
     Sync = "sync", Keyword, None, NONE, [], Model(Action),
         "Inside a rendezvous: waits for every member to arrive.";

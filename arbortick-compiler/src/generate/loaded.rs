@@ -25,6 +25,7 @@
 use super::{Gen, names};
 use crate::ir::{Field, Keep, Kind, Release, Shape};
 use crate::kinds::Row as _;
+use crate::kinds::Shared;
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::quote;
 
@@ -327,25 +328,27 @@ impl Gen<'_> {
         }
         let name = &self.tree.name;
         let vis = &self.tree.vis;
-        let shared: Vec<usize> = self
+        let shared: Vec<(usize, Shared)> = self
             .tree
             .nodes
             .iter()
-            .filter(|n| n.row.info().needs_shared)
-            .map(|n| n.id)
+            .filter_map(|n| Some((n.id, n.row.info().shared?)))
             .collect();
         let k = Literal::usize_unsuffixed(shared.len());
         let tallies = names::tallies();
         let mut counters = Vec::new();
         let mut arms = Vec::new();
-        for (i, &id) in shared.iter().enumerate() {
+        for (i, &(id, kind)) in shared.iter().enumerate() {
             let node = self.tree.node(id);
             let (field, info) = (self.shared_field(id), self.node_info(id));
             let i = Literal::usize_unsuffixed(i);
             let tally = quote!(#tallies.map(|__t| &__t[#i]));
             let id_lit = Literal::usize_unsuffixed(id);
-            match node.kind {
-                Kind::Gate(capacity) => {
+            match kind {
+                Shared::Gate => {
+                    let Kind::Gate(capacity) = node.kind else {
+                        unreachable!("the table's gate is a gate")
+                    };
                     counters.push(quote! {
                         ::__bt::__private::check_gate(&self.#field, #info, #capacity, #tally)?;
                     });
@@ -353,13 +356,16 @@ impl Gen<'_> {
                         quote!(#id_lit => __tally[#i].add(::core::option::Option::None, __h),),
                     );
                 }
-                Kind::Rendezvous { n, .. } => {
+                Shared::Rendezvous => {
+                    let Kind::Rendezvous { n, .. } = node.kind else {
+                        unreachable!("the table's rendezvous is a rendezvous")
+                    };
                     counters.push(quote! {
                         ::__bt::__private::check_rendezvous(&self.#field, #info, #n, #tally)?;
                     });
                     arms.push(quote!(#id_lit => __tally[#i].add(::core::option::Option::Some(&self.#field), __h),));
                 }
-                _ => counters.push(quote! {
+                Shared::Cooldown => counters.push(quote! {
                     ::__bt::__private::check_cooldown(&self.#field, #info)?;
                 }),
             }

@@ -11,6 +11,7 @@ use super::{Gen, names, status};
 use crate::ast::Arm;
 use crate::ir::Kind;
 use crate::kinds::Row as _;
+use crate::kinds::Shared;
 use bt_runtime::Status;
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::{quote, quote_spanned};
@@ -35,12 +36,12 @@ impl Gen<'_> {
             .tree
             .nodes
             .iter()
-            .filter(|n| n.row.info().needs_shared)
-            .map(|n| {
-                let ty = match n.kind {
-                    Kind::Gate(_) => quote!(::__bt::shared::Gate),
-                    Kind::GlobalCooldown(_) => quote!(::__bt::shared::GlobalCooldown),
-                    _ => quote!(::__bt::shared::Rendezvous),
+            .filter_map(|n| Some((n, n.row.info().shared?)))
+            .map(|(n, shared)| {
+                let ty = match shared {
+                    Shared::Gate => quote!(::__bt::shared::Gate),
+                    Shared::Cooldown => quote!(::__bt::shared::GlobalCooldown),
+                    Shared::Rendezvous => quote!(::__bt::shared::Rendezvous),
                 };
                 (
                     self.shared_field(n.id),

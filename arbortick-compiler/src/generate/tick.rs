@@ -304,10 +304,21 @@ impl Gen<'_> {
                 },
             ),
             Kind::ParallelAll { max_failures } => self.parallel(id, Finish::All(*max_failures)),
-            Kind::Invert
-            | Kind::ForceSuccess
-            | Kind::ForceFailure
-            | Kind::KeepRunningUntilFailure => self.decorator(id),
+            Kind::Invert => self.decorator(id, |r| quote!(::__bt::Status::invert(#r))),
+            // A finished child's status replaced; `Running` passes.
+            Kind::ForceSuccess => self.decorator(id, |r| {
+                let (running, ok) = (status(Status::Running), status(Status::Success));
+                quote!(if #r.is_running() { #running } else { #ok })
+            }),
+            Kind::ForceFailure => self.decorator(id, |r| {
+                let (running, fail) = (status(Status::Running), status(Status::Failure));
+                quote!(if #r.is_running() { #running } else { #fail })
+            }),
+            // A success is reported as `Running`.
+            Kind::KeepRunningUntilFailure => self.decorator(id, |r| {
+                let (running, fail) = (status(Status::Running), status(Status::Failure));
+                quote!(if #r.is_failure() { #fail } else { #running })
+            }),
             Kind::Repeat(Some(n)) => self.repeat(id, *n, Status::Success, Status::Failure),
             Kind::Retry(Some(n)) => self.repeat(id, *n, Status::Failure, Status::Success),
             Kind::ForEach { item, then, .. } => self.for_each(id, item, *then),
@@ -1169,30 +1180,19 @@ impl Gen<'_> {
     }
 
     /// `invert`, `force_success`, `force_failure`,
-    /// `keep_running_until_failure`: map the child's final
-    /// status; the child's state is the decorator's.
-    fn decorator(&self, id: usize) -> TokenStream {
+    /// `keep_running_until_failure`: map the child's status (`__r`) as
+    /// `map` writes it; the child's state is the decorator's.
+    fn decorator(
+        &self,
+        id: usize,
+        map: impl Fn(&proc_macro2::Ident) -> TokenStream,
+    ) -> TokenStream {
         let node = self.tree.node(id);
         let c = node.children[0];
         let pass = self.pass_place(id);
         let eval = self.eval(c);
         let r = names::result();
-        let running = status(Status::Running);
-        let result = match node.kind {
-            Kind::Invert => quote!(::__bt::Status::invert(#r)),
-            Kind::ForceSuccess => {
-                let ok = status(Status::Success);
-                quote!(if #r.is_running() { #running } else { #ok })
-            }
-            Kind::KeepRunningUntilFailure => {
-                let fail = status(Status::Failure);
-                quote!(if #r.is_failure() { #fail } else { #running })
-            }
-            _ => {
-                let fail = status(Status::Failure);
-                quote!(if #r.is_running() { #running } else { #fail })
-            }
-        };
+        let result = map(&r);
         quote! {{
             #pass
             #eval
