@@ -1,7 +1,7 @@
 //! Support for decider groups (`prioritized`, `sequential`, `random`,
 //! `shuffle`, `scored`) and `scope` hooks, called by generated code.
 
-use crate::meta::NodeInfo;
+use crate::node::NodeInfo;
 use crate::status::Status;
 
 /// What a `scope` hook's `enter` and `tick` expressions may return: `()`

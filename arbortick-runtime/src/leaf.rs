@@ -1,4 +1,4 @@
-use crate::Status;
+use crate::status::Status;
 
 /// A stateful leaf: an action that may take several ticks and must be told
 /// when it is abandoned.

@@ -24,6 +24,25 @@
 //! - [`save`], saving and loading running trees with serde (feature
 //!   `serde`), checked against the tree's layout hash, and [`replay`]
 //!   (with `std`), re-running recorded ticks from a saved state.
+//!
+//! # Layers
+//!
+//! Each module imports only from the layers below it, and no two modules
+//! import each other:
+//!
+//! 1. `status` ([`Status`], [`Outcome`]) and `node` ([`NodeKind`],
+//!    [`NodeInfo`]): plain values.
+//! 2. [`trace`] (events about nodes), [`view`] (the exports), `loading`
+//!    (what loading refuses: [`save::InvalidState`], [`save::LayoutMismatch`])
+//!    and, with `serde`, how times are saved.
+//! 3. The tick's inputs and the nodes' own state: the tick context
+//!    ([`Ctx`], over a [`Trace`] hook), [`Stimuli`], [`Leaf`], [`decide`],
+//!    [`request`] streams and the [`shared`] objects.
+//! 4. `tree`: the traits every generated tree implements ([`BehaviorTree`]
+//!    and `Embed`), over all of the above.
+//! 5. What works on whole trees: [`save`], [`record`], [`replay`],
+//!    [`parallel`].
+//! 6. `__private`: the plumbing generated code calls, over everything.
 #![no_std]
 
 #[cfg(feature = "std")]
@@ -35,7 +54,8 @@ pub mod __private;
 mod context;
 pub mod decide;
 mod leaf;
-mod meta;
+mod loading;
+mod node;
 pub mod parallel;
 #[cfg(feature = "std")]
 pub mod record;
@@ -46,17 +66,21 @@ pub mod save;
 pub mod shared;
 mod status;
 mod stimuli;
+#[cfg(feature = "serde")]
+mod times;
 pub mod trace;
+mod tree;
 pub mod view;
 
 pub use bitflags;
 pub use context::{Context, Ctx, NoFlags};
 pub use decide::{HookResult, TickError};
 pub use leaf::Leaf;
-pub use meta::{ActiveNode, BehaviorTree, NodeInfo, NodeKind};
+pub use node::{ActiveNode, NodeInfo, NodeKind};
 pub use rand_core;
 #[cfg(feature = "serde")]
 pub use serde;
 pub use status::{Outcome, Status};
 pub use stimuli::{Stimuli, StimuliFull, Stimulus};
 pub use trace::{NoTrace, Trace, TraceEvent, Tracer};
+pub use tree::BehaviorTree;

@@ -2,19 +2,20 @@
 //! the documentation and not part of the API: it changes with the macro.
 
 use crate::context::Context;
-use crate::meta::NodeInfo;
+use crate::node::NodeInfo;
 use crate::shared::{Gate, GlobalCooldown, Rendezvous};
+pub use crate::shared::{Held, Meeting, Member, Phase, Sync};
 use crate::trace::{Event, Trace, TraceEvent};
 use rand_core::Rng;
 
-pub use crate::meta::Embed;
-pub use crate::save::check;
+pub use crate::loading::check;
+pub use crate::tree::Embed;
 
 /// An embedded tree's parts, saved and loaded through its `Embed` (serde's
 /// `serialize_with` and `deserialize_with` on the embedding tree's fields).
 #[cfg(feature = "serde")]
 pub mod embedded {
-    use crate::meta::Embed;
+    use crate::tree::Embed;
 
     /// Saves tree `T`'s active part.
     pub fn save_active<T: Embed, S: serde::Serializer>(
@@ -138,16 +139,6 @@ pub fn check_rendezvous(
     Ok(())
 }
 
-/// What an agent's state holds of its tree's shared object, as the checks
-/// of a loaded state report it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Held {
-    /// A `gate`'s permit.
-    Permit,
-    /// A `rendezvous` membership.
-    Member(Member),
-}
-
 /// What the agents loaded with a shared object hold of one of its nodes.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Tally {
@@ -193,57 +184,6 @@ pub const fn layout_hash(own: u64, embedded: &[u64]) -> u64 {
         i += 1;
     }
     hash
-}
-
-/// A member's progress through a `rendezvous` node.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
-pub enum Phase {
-    /// Not in the rendezvous.
-    #[default]
-    Idle,
-    /// Joined; waiting for the group to be complete.
-    Waiting,
-    /// The group is complete; running the body.
-    Meeting,
-}
-
-/// What one agent remembers about its rendezvous: kept in its tree state.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
-pub struct Member {
-    /// Where it stands.
-    pub phase: Phase,
-    /// The group it joined.
-    pub generation: u32,
-    /// Its role, `0..n`.
-    pub role: u8,
-    /// `sync` points passed.
-    pub syncs: u16,
-}
-
-/// Where an agent stands in a rendezvous, from `Rendezvous::poll`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Meeting {
-    /// The group is not complete yet.
-    Waiting,
-    /// All members are there: run the body.
-    Complete,
-    /// The group dissolved before it was complete (a member left): fail.
-    Dissolved,
-}
-
-/// Where an agent stands at a `sync` point, from `Rendezvous::sync`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Sync {
-    /// Not every member has arrived yet.
-    Waiting,
-    /// Every member arrived: go on.
-    Passed,
-    /// A member left the group before arriving: fail.
-    Broken,
 }
 
 /// Picks one of the set bits of `candidates` uniformly at random; `None`

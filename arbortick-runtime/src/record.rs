@@ -69,9 +69,10 @@
 //! [`Context::now`]: crate::Context::now
 //! [`BehaviorTree::BTCPP_INSTANCE_XML`]: crate::BehaviorTree::BTCPP_INSTANCE_XML
 
-use crate::meta::{BehaviorTree, NodeInfo, NodeKind};
+use crate::node::{NodeInfo, NodeKind};
 use crate::status::Status;
 use crate::trace::{ACTIVATIONS, Event, GUARDS, Trace, TraceEvent, Verdict};
+use crate::tree::BehaviorTree;
 use crate::view::{TreeView, expand};
 use std::io::{self, Write};
 use std::string::String;

@@ -156,13 +156,6 @@ impl<R> Requests<R> {
         }
     }
 
-    /// A stream for one tick of `agents` agents of tree `T`, drained every
-    /// tick: room for `2 * T::MAX_REQUESTS_PER_TICK` messages per agent
-    /// (requests, and as many cancellations).
-    pub fn for_agents<T: crate::BehaviorTree>(agents: usize) -> Self {
-        Self::with_capacity(agents.saturating_mul(2 * T::MAX_REQUESTS_PER_TICK))
-    }
-
     /// This stream's id, in the tickets it hands out.
     pub fn id(&self) -> u32 {
         self.id
@@ -276,8 +269,11 @@ pub struct Slot {
 impl Slot {
     /// Checks a loaded slot: its outcome is none, success or failure.
     #[doc(hidden)]
-    pub fn check(&self, node: &'static crate::NodeInfo) -> Result<(), crate::save::InvalidState> {
-        crate::save::check::at_most(node, "outcome", self.outcome.into(), 2)
+    pub fn check(
+        &self,
+        node: &'static crate::node::NodeInfo,
+    ) -> Result<(), crate::loading::InvalidState> {
+        crate::loading::check::at_most(node, "outcome", self.outcome.into(), 2)
     }
 
     /// A request of `agent` with this generation was sent into stream
@@ -313,10 +309,10 @@ impl Slot {
 
     /// The outcome of request `generation`, once answered.
     #[inline]
-    pub fn outcome(&self, generation: u32) -> Option<crate::Status> {
+    pub fn outcome(&self, generation: u32) -> Option<crate::status::Status> {
         match (self.generation == generation, self.outcome) {
-            (true, 1) => Some(crate::Status::Success),
-            (true, 2) => Some(crate::Status::Failure),
+            (true, 1) => Some(crate::status::Status::Success),
+            (true, 2) => Some(crate::status::Status::Failure),
             _ => None,
         }
     }

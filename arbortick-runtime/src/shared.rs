@@ -7,8 +7,73 @@
 //! (`shared: &SquadShared`), and every agent of the tree is ticked with the
 //! same object.
 
-use crate::__private::{Meeting, Sync};
 use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+
+/// What an agent's state holds of its tree's shared object, as the checks
+/// of a loaded state report it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[doc(hidden)]
+pub enum Held {
+    /// A `gate`'s permit.
+    Permit,
+    /// A `rendezvous` membership.
+    Member(Member),
+}
+
+/// A member's progress through a `rendezvous` node.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+#[doc(hidden)]
+pub enum Phase {
+    /// Not in the rendezvous.
+    #[default]
+    Idle,
+    /// Joined; waiting for the group to be complete.
+    Waiting,
+    /// The group is complete; running the body.
+    Meeting,
+}
+
+/// What one agent remembers about its rendezvous: kept in its tree state.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+#[doc(hidden)]
+pub struct Member {
+    /// Where it stands.
+    pub phase: Phase,
+    /// The group it joined.
+    pub generation: u32,
+    /// Its role, `0..n`.
+    pub role: u8,
+    /// `sync` points passed.
+    pub syncs: u16,
+}
+
+/// Where an agent stands in a rendezvous, from `Rendezvous::poll`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[doc(hidden)]
+pub enum Meeting {
+    /// The group is not complete yet.
+    Waiting,
+    /// All members are there: run the body.
+    Complete,
+    /// The group dissolved before it was complete (a member left): fail.
+    Dissolved,
+}
+
+/// Where an agent stands at a `sync` point, from `Rendezvous::sync`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[doc(hidden)]
+pub enum Sync {
+    /// Not every member has arrived yet.
+    Waiting,
+    /// Every member arrived: go on.
+    Passed,
+    /// A member left the group before arriving: fail.
+    Broken,
+}
 
 /// `gate(n)`: at most `n` agents inside a branch at once (a counting
 /// semaphore).
@@ -245,7 +310,7 @@ impl Rendezvous {
 #[cfg(feature = "serde")]
 mod with_serde {
     use super::{Gate, GlobalCooldown, Rendezvous};
-    use crate::save::Time;
+    use crate::times::Time;
     use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 

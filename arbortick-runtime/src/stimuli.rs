@@ -216,7 +216,7 @@ impl<S: Flags + Copy, T, const N: usize> Stimuli<S, T, N> {
 #[cfg(feature = "serde")]
 mod with_serde {
     use super::{Stimuli, Stimulus};
-    use crate::save::Time;
+    use crate::times::Time;
     use bitflags::Flags;
     use core::marker::PhantomData;
     use serde::de::{self, Deserializer, SeqAccess, Visitor};

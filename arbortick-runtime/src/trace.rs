@@ -7,7 +7,7 @@
 //! continued; 5: every guard's verdict). Level 6 adds the status each node
 //! returns, for recorders that follow every node.
 
-use crate::meta::NodeInfo;
+use crate::node::NodeInfo;
 use crate::status::Status;
 
 /// A decider child was activated; a redecide hit its limit.

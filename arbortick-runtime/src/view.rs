@@ -75,7 +75,7 @@
 //! [`BehaviorTree::BTCPP_XML`]: crate::BehaviorTree::BTCPP_XML
 //! [`BehaviorTree::BTCPP_INSTANCE_XML`]: crate::BehaviorTree::BTCPP_INSTANCE_XML
 
-use crate::meta::NodeInfo;
+use crate::node::NodeInfo;
 
 /// One tree's views, written by the macro as a constant
 /// ([`BehaviorTree::VIEW`](crate::BehaviorTree::VIEW)).
