@@ -86,9 +86,11 @@ pub struct TreeView<'a> {
     /// The tree's own node table.
     pub nodes: &'a [NodeInfo],
     /// The tree's `<BehaviorTree>` body, in pieces.
+    #[doc(hidden)]
     pub xml: &'a [XmlPart<'a>],
     /// `<TreeNodesModel>` entries of this tree's own nodes, one line each,
     /// without duplicates.
+    #[doc(hidden)]
     pub models: &'a [&'a str],
     /// The trees embedded by this one, in the order of their nodes.
     pub subtrees: &'a [Embedded<'a>],
@@ -106,6 +108,7 @@ pub struct Embedded<'a> {
 }
 
 /// A piece of a tree's XML body.
+#[doc(hidden)]
 #[derive(Debug)]
 pub enum XmlPart<'a> {
     /// Text written as is.
@@ -119,6 +122,7 @@ pub enum XmlPart<'a> {
 }
 
 /// Which of the two XML documents.
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Form {
     /// One `<BehaviorTree>` per tree: the file Groot2 edits.
@@ -384,6 +388,7 @@ impl<'a> TreeView<'a> {
     }
 
     /// Length in bytes of the XML document in `form`.
+    #[doc(hidden)]
     pub const fn xml_len(&'a self, form: Form) -> usize {
         let mut out = Out {
             buf: &mut [],
@@ -395,6 +400,7 @@ impl<'a> TreeView<'a> {
 
     /// The XML document in `form`, as `N` bytes (`N` from
     /// [`xml_len`](Self::xml_len)).
+    #[doc(hidden)]
     pub const fn xml<const N: usize>(&'a self, form: Form) -> [u8; N] {
         let mut buf = [0u8; N];
         let mut out = Out {
