@@ -25,13 +25,55 @@ impl Gen<'_> {
                 known: 0,
                 embedded: vec![quote!(<#path as ::__bt::BehaviorTree>::MAX_REQUESTS_PER_TICK)],
             },
+            // Every child may run in one tick: the sum.
             Kind::Parallel { .. } | Kind::ParallelAll { .. } => {
                 children.fold(Bound::default(), |sum, b| Bound {
                     known: sum.known + b.known,
                     embedded: [sum.embedded, b.embedded].concat(),
                 })
             }
-            _ => children.fold(Bound::default(), Bound::max),
+            // One child at a time, or children in turn whose requests
+            // end (or are cancelled) before the next one starts: the
+            // maximum. A leaf without requests has no children: zero.
+            Kind::Sequence
+            | Kind::SequenceWithMemory
+            | Kind::ReactiveSequence
+            | Kind::Select
+            | Kind::ReactiveSelect
+            | Kind::AsyncSequence
+            | Kind::AsyncSelect
+            | Kind::TryCatch
+            | Kind::IfThenElse
+            | Kind::WhileDoElse
+            | Kind::Invert
+            | Kind::ForceSuccess
+            | Kind::ForceFailure
+            | Kind::KeepRunningUntilFailure
+            | Kind::Repeat(_)
+            | Kind::Retry(_)
+            | Kind::ForEach { .. }
+            | Kind::Decider { .. }
+            | Kind::Scope { .. }
+            | Kind::Wait(_)
+            | Kind::Timeout(_)
+            | Kind::Delay(_)
+            | Kind::Cooldown(_)
+            | Kind::RunOnce { .. }
+            | Kind::Every(_)
+            | Kind::After { .. }
+            | Kind::Precondition { .. }
+            | Kind::RunWhile { .. }
+            | Kind::Gate(_)
+            | Kind::GlobalCooldown(_)
+            | Kind::Rendezvous { .. }
+            | Kind::Sync { .. }
+            | Kind::Monitor { .. }
+            | Kind::Switch(_)
+            | Kind::Cond(_)
+            | Kind::Action(_)
+            | Kind::Instant(_)
+            | Kind::Constant(_)
+            | Kind::Leaf { .. } => children.fold(Bound::default(), Bound::max),
         }
     }
 
