@@ -1,12 +1,36 @@
 //! What a node is, statically: its kind ([`NodeKind`]) and its entry of a
 //! tree's node table ([`NodeInfo`]), for debuggers, traces and views.
 
-/// Declares [`NodeKind`], its [`ALL`](NodeKind::ALL) list and its
-/// keywords from one list. The compiler's node-kind table has one row per
+/// How a node's children go back to idle, besides all of them when the
+/// node finishes: one column of the kinds' list, read by the recorder.
+#[doc(hidden)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ChildrenReset {
+    /// A child that finished stays so until the node finishes (and a leaf,
+    /// which has no children).
+    Keep,
+    /// As `Keep`, but failing keeps the children that succeeded: the node
+    /// resumes after them (`sequence_with_memory`).
+    Memory,
+    /// A child that finished goes back to idle at once.
+    One,
+    /// A child that runs returns the others to idle.
+    Reactive,
+    /// Entering a child returns the others to idle.
+    Exclusive,
+    /// Entering the second or third child returns the other one to idle.
+    Branches,
+    /// As `Keep`, and entering the last child returns the others to idle
+    /// (`try_catch`: the try children are reset before the catch runs).
+    Catch,
+}
+
+/// Declares [`NodeKind`], its [`ALL`](NodeKind::ALL) list, its keywords
+/// and how each kind's children go back to idle, from one list. The compiler's node-kind table has one row per
 /// variant, in this order (its build checks it): the compiler, the
 /// interpreter, the recorder and the views all name kinds by this enum.
 macro_rules! node_kinds {
-    ($($(#[doc = $doc:literal])* $variant:ident = $keyword:literal;)*) => {
+    ($($(#[doc = $doc:literal])* $variant:ident = $keyword:literal, $reset:ident;)*) => {
         /// What kind of node a [`NodeInfo`] describes. Mirrors the DSL keywords.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum NodeKind {
@@ -24,118 +48,127 @@ macro_rules! node_kinds {
                     $(NodeKind::$variant => $keyword,)*
                 }
             }
+
+            /// How this kind's children go back to idle, as BehaviorTree.CPP
+            /// resets them: what the recorder follows.
+            #[doc(hidden)]
+            pub const fn children_reset(self) -> ChildrenReset {
+                match self {
+                    $(NodeKind::$variant => ChildrenReset::$reset,)*
+                }
+            }
         }
     };
 }
 
 node_kinds! {
     /// `sequence { .. }`
-    Sequence = "sequence";
+    Sequence = "sequence", Keep;
     /// `sequence_with_memory { .. }`: a sequence that resumes at the child that failed
-    SequenceWithMemory = "sequence_with_memory";
+    SequenceWithMemory = "sequence_with_memory", Memory;
     /// `reactive_sequence { .. }`
-    ReactiveSequence = "reactive_sequence";
+    ReactiveSequence = "reactive_sequence", Reactive;
     /// `select { .. }`
-    Select = "select";
+    Select = "select", Keep;
     /// `reactive_select { .. }`
-    ReactiveSelect = "reactive_select";
+    ReactiveSelect = "reactive_select", Reactive;
     /// `async_sequence { .. }`: a sequence that returns `Running` after a child finished in the tick it started
-    AsyncSequence = "async_sequence";
+    AsyncSequence = "async_sequence", Keep;
     /// `async_select { .. }`: a select that returns `Running` after a child finished in the tick it started
-    AsyncSelect = "async_select";
+    AsyncSelect = "async_select", Keep;
     /// `try_catch { try.., catch }`: the children but the last as a sequence; if one fails, the last
-    TryCatch = "try_catch";
+    TryCatch = "try_catch", Catch;
     /// `if_then_else { condition, then, else }`
-    IfThenElse = "if_then_else";
+    IfThenElse = "if_then_else", Keep;
     /// `while_do_else { condition, do, else }`
-    WhileDoElse = "while_do_else";
+    WhileDoElse = "while_do_else", Branches;
     /// `parallel(success = N, failure = M) { .. }`
-    Parallel = "parallel";
+    Parallel = "parallel", Keep;
     /// `parallel_all(max_failures = N) { .. }`
-    ParallelAll = "parallel_all";
+    ParallelAll = "parallel_all", Keep;
     /// `invert { .. }`
-    Invert = "invert";
+    Invert = "invert", One;
     /// `force_success { .. }`
-    ForceSuccess = "force_success";
+    ForceSuccess = "force_success", One;
     /// `force_failure { .. }`
-    ForceFailure = "force_failure";
+    ForceFailure = "force_failure", One;
     /// `keep_running_until_failure { .. }`
-    KeepRunningUntilFailure = "keep_running_until_failure";
+    KeepRunningUntilFailure = "keep_running_until_failure", One;
     /// `repeat(n) { .. }` or `repeat(forever) { .. }`
-    Repeat = "repeat";
+    Repeat = "repeat", One;
     /// `retry(n) { .. }` or `retry(forever) { .. }`
-    Retry = "retry";
+    Retry = "retry", One;
     /// `for_each(item: T = <Option<T> expression>) { .. }`: the child once per item
-    ForEach = "for_each";
+    ForEach = "for_each", One;
     /// `prioritized { guard => child, .. }` (Spore's prioritized list)
-    Prioritized = "prioritized";
+    Prioritized = "prioritized", Exclusive;
     /// `sequential { .. }`: deciders chosen in turn
-    Sequential = "sequential";
+    Sequential = "sequential", Exclusive;
     /// `random(rng) { .. }`: deciders chosen at random
-    Random = "random";
+    Random = "random", Exclusive;
     /// `shuffle(rng) { .. }`: each decider once, in random order, per round
-    Shuffle = "shuffle";
+    Shuffle = "shuffle", Exclusive;
     /// `scored { score .. => child, .. }`: the best score wins
-    Scored = "scored";
+    Scored = "scored", Exclusive;
     /// `scope(enter = .., tick = .., exit = ..) { .. }`
-    Scope = "scope";
+    Scope = "scope", One;
     /// `after(success = .., failure = .., finished = .., halted = ..) { .. }`
-    After = "after";
+    After = "after", One;
     /// `skip_if(<bool>) { .. }`
-    SkipIf = "skip_if";
+    SkipIf = "skip_if", One;
     /// `success_if(<bool>) { .. }`
-    SuccessIf = "success_if";
+    SuccessIf = "success_if", One;
     /// `failure_if(<bool>) { .. }`
-    FailureIf = "failure_if";
+    FailureIf = "failure_if", One;
     /// `precondition(<bool>, otherwise = ..) { .. }`: BehaviorTree.CPP's `Precondition`
-    Precondition = "precondition";
+    Precondition = "precondition", One;
     /// `run_while(<bool>) { .. }`
-    RunWhile = "run_while";
+    RunWhile = "run_while", One;
     /// `wait(seconds)`
-    Wait = "wait";
+    Wait = "wait", Keep;
     /// `timeout(seconds) { .. }`
-    Timeout = "timeout";
+    Timeout = "timeout", One;
     /// `delay(seconds) { .. }`
-    Delay = "delay";
+    Delay = "delay", One;
     /// `cooldown(seconds) { .. }`
-    Cooldown = "cooldown";
+    Cooldown = "cooldown", One;
     /// `every(seconds) { .. }`
-    Every = "every";
+    Every = "every", One;
     /// `run_once { .. }`
-    RunOnce = "run_once";
+    RunOnce = "run_once", One;
     /// `gate(n) { .. }`
-    Gate = "gate";
+    Gate = "gate", One;
     /// `global_cooldown(seconds) { .. }`
-    GlobalCooldown = "global_cooldown";
+    GlobalCooldown = "global_cooldown", One;
     /// `rendezvous(n) as role { .. }`
-    Rendezvous = "rendezvous";
+    Rendezvous = "rendezvous", One;
     /// `sync`
-    Sync = "sync";
+    Sync = "sync", Keep;
     /// `request(stream, <request>)`, see [`request`](crate::request).
-    Request = "request";
+    Request = "request", Keep;
     /// `monitor(<bool>)`
-    Monitor = "monitor";
+    Monitor = "monitor", Keep;
     /// `switch(<expr>) { PATTERN => .., .. }`
-    Switch = "switch";
+    Switch = "switch", Exclusive;
     /// `switch_eq(value) { case => .., _ => .. }`: the arm whose case equals the value
-    SwitchEq = "switch_eq";
+    SwitchEq = "switch_eq", Exclusive;
     /// `cond <bool expression>`
-    Cond = "cond";
+    Cond = "cond", Keep;
     /// `action <Status expression>`
-    Action = "action";
+    Action = "action", Keep;
     /// `instant <Outcome expression>`: an action that finishes in the tick
     /// it runs.
-    Instant = "instant";
+    Instant = "instant", Keep;
     /// A stateful leaf type (`MoveTo { .. }`), see [`Leaf`](crate::Leaf).
-    Leaf = "leaf";
+    Leaf = "leaf", Keep;
     /// An embedded tree (`Patrol(me)`).
-    Subtree = "subtree";
+    Subtree = "subtree", One;
     /// `success`
-    Success = "success";
+    Success = "success", Keep;
     /// `failure`
-    Failure = "failure";
+    Failure = "failure", Keep;
     /// `running`
-    Running = "running";
+    Running = "running", Keep;
 }
 
 impl core::fmt::Display for NodeKind {

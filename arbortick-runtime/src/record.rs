@@ -69,7 +69,7 @@
 //! [`Context::now`]: crate::Context::now
 //! [`BehaviorTree::BTCPP_INSTANCE_XML`]: crate::BehaviorTree::BTCPP_INSTANCE_XML
 
-use crate::node::{NodeInfo, NodeKind};
+use crate::node::{ChildrenReset as Rule, NodeInfo, NodeKind};
 use crate::status::Status;
 use crate::trace::{ACTIVATIONS, Event, GUARDS, Trace, TraceEvent, Verdict};
 use crate::tree::BehaviorTree;
@@ -251,84 +251,9 @@ impl<T: Copy> Ring<T> {
     }
 }
 
-/// How a node's children go back to idle, besides all of them when the
-/// node finishes (see the module docs).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Rule {
-    /// A child that finished stays so until the node finishes.
-    Keep,
-    /// As `Keep`, but failing keeps the children that succeeded: the node
-    /// resumes after them (`sequence_with_memory`).
-    Memory,
-    /// A child that finished goes back to idle at once.
-    One,
-    /// A child that runs returns the others to idle.
-    Reactive,
-    /// Entering a child returns the others to idle.
-    Exclusive,
-    /// Entering the second or third child returns the other one to idle.
-    Branches,
-    /// As `Keep`, and entering the last child returns the others to idle
-    /// (`try_catch`: the try children are reset before the catch runs).
-    Catch,
-}
-
+/// How `kind`'s children go back to idle: a column of the kinds' list.
 fn rule(kind: NodeKind) -> Rule {
-    match kind {
-        NodeKind::SequenceWithMemory => Rule::Memory,
-        NodeKind::Sequence
-        | NodeKind::Select
-        | NodeKind::AsyncSequence
-        | NodeKind::AsyncSelect
-        | NodeKind::IfThenElse
-        | NodeKind::Parallel
-        | NodeKind::ParallelAll => Rule::Keep,
-        NodeKind::ReactiveSequence | NodeKind::ReactiveSelect => Rule::Reactive,
-        NodeKind::WhileDoElse => Rule::Branches,
-        NodeKind::TryCatch => Rule::Catch,
-        NodeKind::Prioritized
-        | NodeKind::Sequential
-        | NodeKind::Random
-        | NodeKind::Shuffle
-        | NodeKind::Scored
-        | NodeKind::Switch
-        | NodeKind::SwitchEq => Rule::Exclusive,
-        NodeKind::Invert
-        | NodeKind::ForceSuccess
-        | NodeKind::ForceFailure
-        | NodeKind::KeepRunningUntilFailure
-        | NodeKind::Repeat
-        | NodeKind::Retry
-        | NodeKind::ForEach
-        | NodeKind::Scope
-        | NodeKind::After
-        | NodeKind::SkipIf
-        | NodeKind::SuccessIf
-        | NodeKind::FailureIf
-        | NodeKind::Precondition
-        | NodeKind::RunWhile
-        | NodeKind::Timeout
-        | NodeKind::Delay
-        | NodeKind::Cooldown
-        | NodeKind::Every
-        | NodeKind::RunOnce
-        | NodeKind::Gate
-        | NodeKind::GlobalCooldown
-        | NodeKind::Rendezvous
-        | NodeKind::Subtree => Rule::One,
-        // Leaves have no children to return to idle.
-        NodeKind::Wait
-        | NodeKind::Sync
-        | NodeKind::Request
-        | NodeKind::Monitor
-        | NodeKind::Cond
-        | NodeKind::Action
-        | NodeKind::Instant
-        | NodeKind::Leaf
-        | NodeKind::Success
-        | NodeKind::Failure
-        | NodeKind::Running => Rule::Keep,
-    }
+    kind.children_reset()
 }
 
 /// Whether a node is `RUNNING` before its children tick, as BT.CPP's
