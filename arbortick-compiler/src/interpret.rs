@@ -62,7 +62,7 @@
 use crate::errors::Errors;
 use crate::ir::{self, ClauseKind, Kind};
 pub use crate::ir::{FlagMode, Policy};
-use crate::kinds;
+use crate::kinds::{self, Row as _};
 use bt_runtime::__private as rt;
 use bt_runtime::shared::{Gate, GlobalCooldown, Rendezvous};
 use bt_runtime::{Outcome, Status};
@@ -595,11 +595,11 @@ impl<'p> Interpreter<'p> {
         let mut nodes: Vec<SharedNode> = (0..self.shared_len).map(|_| SharedNode::None).collect();
         for (t, tree) in self.program.trees.iter().enumerate() {
             for (id, node) in tree.ir.nodes.iter().enumerate() {
-                nodes[self.offsets[t] + id] = match node.kind {
-                    Kind::Gate(_) => SharedNode::Gate(Gate::new()),
-                    Kind::GlobalCooldown(_) => SharedNode::Cooldown(GlobalCooldown::new()),
-                    Kind::Rendezvous { .. } => SharedNode::Rendezvous(Rendezvous::new()),
-                    _ => SharedNode::None,
+                nodes[self.offsets[t] + id] = match node.row.info().shared {
+                    Some(kinds::Shared::Gate) => SharedNode::Gate(Gate::new()),
+                    Some(kinds::Shared::Cooldown) => SharedNode::Cooldown(GlobalCooldown::new()),
+                    Some(kinds::Shared::Rendezvous) => SharedNode::Rendezvous(Rendezvous::new()),
+                    None => SharedNode::None,
                 };
             }
         }
@@ -1204,20 +1204,33 @@ impl<'p, H: Host> Run<'_, 'p, H> {
     /// the node, hold, run the child, leave when it finishes.
     fn latch(&mut self, p: usize) -> Status {
         let node = self.node(p);
+        let Some(latch) = Latch::of(node) else {
+            unreachable!("tick_node latches only latched kinds")
+        };
         let now = self.input.now;
-        let refuse = match &node.kind {
-            Kind::Precondition { then, .. } => *then,
-            Kind::RunWhile { skip, .. } => *skip,
-            _ => Status::Failure,
+        let refuse = match latch {
+            Latch::Precondition { then, .. } => then,
+            Latch::RunWhile { skip, .. } => skip,
+            Latch::Scope { .. }
+            | Latch::Timeout(_)
+            | Latch::Delay(_)
+            | Latch::Every(_)
+            | Latch::After { .. }
+            | Latch::Gate(_)
+            | Latch::GlobalCooldown(_) => Status::Failure,
         };
         if !self.slot(p).active {
-            let enter = match &node.kind {
-                Kind::Scope { enter: Some(e), .. } => self.hook(p, e),
-                Kind::Precondition { expr, when, .. } => self.condition(p, expr) != *when,
-                Kind::Gate(n) => rt::gate_enter(self.gate(p), *n),
-                Kind::GlobalCooldown(_) => self.cooldown(p).is_ready(now),
-                Kind::Every(_) => now >= self.slot(p).keep.period,
-                _ => true,
+            let enter = match latch {
+                Latch::Scope { enter: Some(e), .. } => self.hook(p, e),
+                Latch::Precondition { expr, when, .. } => self.condition(p, expr) != when,
+                Latch::Gate(n) => rt::gate_enter(self.gate(p), n),
+                Latch::GlobalCooldown(_) => self.cooldown(p).is_ready(now),
+                Latch::Every(_) => now >= self.slot(p).keep.period,
+                Latch::Scope { enter: None, .. }
+                | Latch::Timeout(_)
+                | Latch::Delay(_)
+                | Latch::After { .. }
+                | Latch::RunWhile { .. } => true,
             };
             if !enter {
                 return refuse;
@@ -1225,25 +1238,32 @@ impl<'p, H: Host> Run<'_, 'p, H> {
             let slot = self.slot(p);
             slot.active = true;
             slot.since = now;
-            if let Kind::Every(d) = &node.kind {
+            if let Latch::Every(d) = latch {
                 let d = self.seconds(p, d);
                 self.slot(p).keep.period = now + d;
             }
         }
-        let stop = match &node.kind {
-            Kind::Scope { tick: Some(e), .. } => !self.hook(p, e),
-            Kind::Timeout(d) if node.has_state => {
+        let stop = match latch {
+            Latch::Scope { tick: Some(e), .. } => !self.hook(p, e),
+            Latch::Timeout(d) if node.has_state => {
                 let d = self.seconds(p, d);
                 d > 0.0 && now - self.slot(p).since >= d
             }
-            Kind::RunWhile { expr, .. } => !self.condition(p, expr),
-            _ => false,
+            Latch::RunWhile { expr, .. } => !self.condition(p, expr),
+            Latch::Scope { tick: None, .. }
+            | Latch::Timeout(_)
+            | Latch::Delay(_)
+            | Latch::Every(_)
+            | Latch::After { .. }
+            | Latch::Precondition { .. }
+            | Latch::Gate(_)
+            | Latch::GlobalCooldown(_) => false,
         };
         if stop {
             self.halt(p);
             return refuse;
         }
-        if let Kind::Delay(d) = &node.kind
+        if let Latch::Delay(d) = latch
             && !self.slot(p).passed
         {
             let d = self.seconds(p, d);
@@ -1255,14 +1275,14 @@ impl<'p, H: Host> Run<'_, 'p, H> {
         let status = self.tick(self.child(p, 0));
         if status.is_done() {
             self.slot(p).active = false;
-            self.release(p, false);
-            match &node.kind {
-                Kind::Delay(_) => self.slot(p).passed = false,
-                Kind::GlobalCooldown(d) => {
+            self.release(p, latch, false);
+            match latch {
+                Latch::Delay(_) => self.slot(p).passed = false,
+                Latch::GlobalCooldown(d) => {
                     let d = self.seconds(p, d);
                     rt::cooldown_start(self.cooldown(p), now, d);
                 }
-                Kind::After {
+                Latch::After {
                     success,
                     failure,
                     finished,
@@ -1277,7 +1297,12 @@ impl<'p, H: Host> Run<'_, 'p, H> {
                         self.hook(p, hook);
                     }
                 }
-                _ => {}
+                Latch::Scope { .. }
+                | Latch::Timeout(_)
+                | Latch::Every(_)
+                | Latch::Precondition { .. }
+                | Latch::RunWhile { .. }
+                | Latch::Gate(_) => {}
             }
         }
         status
@@ -1285,18 +1310,25 @@ impl<'p, H: Host> Run<'_, 'p, H> {
 
     /// Gives back what entering a latch took; `halted`: the node is being
     /// halted (an `after`'s `halted` hook runs only then).
-    fn release(&mut self, p: usize, halted: bool) {
-        match &self.node(p).kind {
-            Kind::Gate(_) => rt::gate_leave(self.gate(p)),
-            Kind::Scope { exit: Some(e), .. } => {
+    fn release(&mut self, p: usize, latch: Latch<'p>, halted: bool) {
+        match latch {
+            Latch::Gate(_) => rt::gate_leave(self.gate(p)),
+            Latch::Scope { exit: Some(e), .. } => {
                 self.hook(p, e);
             }
-            Kind::After {
+            Latch::After {
                 halted: Some(e), ..
             } if halted => {
                 self.hook(p, e);
             }
-            _ => {}
+            Latch::Scope { exit: None, .. }
+            | Latch::After { .. }
+            | Latch::Timeout(_)
+            | Latch::Delay(_)
+            | Latch::Every(_)
+            | Latch::Precondition { .. }
+            | Latch::RunWhile { .. }
+            | Latch::GlobalCooldown(_) => {}
         }
     }
 
@@ -1611,9 +1643,11 @@ impl<'p, H: Host> Run<'_, 'p, H> {
             | Kind::RunWhile { .. }
             | Kind::Gate(_)
             | Kind::GlobalCooldown(_) => {
-                if self.slot(p).active {
+                if self.slot(p).active
+                    && let Some(latch) = Latch::of(node)
+                {
                     self.halt(self.child(p, 0));
-                    self.release(p, true);
+                    self.release(p, latch, true);
                 }
                 let slot = self.slot(p);
                 slot.active = false;
@@ -1664,6 +1698,109 @@ impl<'p, H: Host> Run<'_, 'p, H> {
             | Kind::Monitor { .. } => {}
             Kind::Request { .. } => unreachable!("a program with a request is refused"),
         }
+    }
+}
+
+/// A latched decorator's parts: what the steps of
+/// [`Run::latch`] read. [`Latch::of`] is the one place that says which
+/// kinds latch.
+#[derive(Clone, Copy)]
+enum Latch<'k> {
+    Scope {
+        enter: Option<&'k syn::Expr>,
+        tick: Option<&'k syn::Expr>,
+        exit: Option<&'k syn::Expr>,
+    },
+    Timeout(&'k syn::Expr),
+    Delay(&'k syn::Expr),
+    Every(&'k syn::Expr),
+    After {
+        success: Option<&'k syn::Expr>,
+        failure: Option<&'k syn::Expr>,
+        finished: Option<&'k syn::Expr>,
+        halted: Option<&'k syn::Expr>,
+    },
+    Precondition {
+        expr: &'k syn::Expr,
+        then: Status,
+        when: bool,
+    },
+    RunWhile {
+        expr: &'k syn::Expr,
+        skip: Status,
+    },
+    Gate(u32),
+    GlobalCooldown(&'k syn::Expr),
+}
+
+impl<'k> Latch<'k> {
+    /// `node`'s parts if it is a latched decorator.
+    fn of(node: &'k ir::Node) -> Option<Latch<'k>> {
+        Some(match &node.kind {
+            Kind::Scope { enter, tick, exit } => Latch::Scope {
+                enter: enter.as_ref(),
+                tick: tick.as_ref(),
+                exit: exit.as_ref(),
+            },
+            Kind::Timeout(d) => Latch::Timeout(d),
+            Kind::Delay(d) => Latch::Delay(d),
+            Kind::Every(d) => Latch::Every(d),
+            Kind::After {
+                success,
+                failure,
+                finished,
+                halted,
+            } => Latch::After {
+                success: success.as_ref(),
+                failure: failure.as_ref(),
+                finished: finished.as_ref(),
+                halted: halted.as_ref(),
+            },
+            Kind::Precondition {
+                expr, then, when, ..
+            } => Latch::Precondition {
+                expr,
+                then: *then,
+                when: *when,
+            },
+            Kind::RunWhile { expr, skip } => Latch::RunWhile { expr, skip: *skip },
+            Kind::Gate(n) => Latch::Gate(*n),
+            Kind::GlobalCooldown(d) => Latch::GlobalCooldown(d),
+            Kind::Sequence
+            | Kind::SequenceWithMemory
+            | Kind::ReactiveSequence
+            | Kind::Select
+            | Kind::ReactiveSelect
+            | Kind::AsyncSequence
+            | Kind::AsyncSelect
+            | Kind::TryCatch
+            | Kind::IfThenElse
+            | Kind::WhileDoElse
+            | Kind::Parallel { .. }
+            | Kind::ParallelAll { .. }
+            | Kind::Invert
+            | Kind::ForceSuccess
+            | Kind::ForceFailure
+            | Kind::KeepRunningUntilFailure
+            | Kind::Repeat(_)
+            | Kind::Retry(_)
+            | Kind::ForEach { .. }
+            | Kind::Decider { .. }
+            | Kind::Wait(_)
+            | Kind::Cooldown(_)
+            | Kind::RunOnce { .. }
+            | Kind::Rendezvous { .. }
+            | Kind::Sync { .. }
+            | Kind::Request { .. }
+            | Kind::Monitor { .. }
+            | Kind::Switch(_)
+            | Kind::Cond(_)
+            | Kind::Action(_)
+            | Kind::Instant(_)
+            | Kind::Constant(_)
+            | Kind::Leaf { .. }
+            | Kind::Subtree { .. } => return None,
+        })
     }
 }
 
