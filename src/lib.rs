@@ -1099,10 +1099,10 @@
 //! # BehaviorTree.CPP's catalog
 //!
 //! The nodes of BehaviorTree.CPP 4.10's catalog, and how to write each
-//! here: the same semantics except where this table says otherwise. The
-//! last rows are nodes without a keyword of their own yet; writing their
-//! BT.CPP name (`sleep`, `try_catch`, ..) is a compile error that says
-//! what to write instead.
+//! here: the same semantics except where this table says otherwise. A
+//! BT.CPP name this DSL spells otherwise (`fallback`, `sleep`,
+//! `switch3`, `loop_int`, ..) is a compile error that says what to write
+//! instead.
 //! The workspace's differential tests hold that to BT.CPP 4.8.2 itself:
 //! random trees over these nodes, exported as [`BTCPP_XML`](BehaviorTree::BTCPP_XML)
 //! and run by BT.CPP with the same scripted leaves (one `tickExactlyOnce`
