@@ -1095,15 +1095,10 @@ impl Recorder {
         // `<` appears only inside JSON strings: escaped, no text can close
         // the script element.
         let data = data.replace('<', "\\u003c");
-        let title: String = title
-            .chars()
-            .fold(String::with_capacity(title.len()), |mut out, c| {
-                match crate::view::markup_entity(c, false) {
-                    Some(entity) => out.push_str(entity),
-                    None => out.push(c),
-                }
-                out
-            });
+        let mut escaped = String::with_capacity(title.len());
+        crate::view::write_markup(&mut escaped, title, false)
+            .expect("writing to a String cannot fail");
+        let title = escaped;
         let page = include_str!("debugger.html")
             .replace("/*BT-TITLE*/", &title)
             .replace("/*BT-DATA*/", &data);

@@ -427,10 +427,26 @@ impl TreeView<'_> {
 }
 
 /// Bytes of a generated document as text; const, for the macro's constants.
-/// The entity that XML and HTML write for `c`, if it needs one: `&`, `<`,
-/// `>`, and in an attribute value (`quoted`) the two quotes. The one table
-/// of markup escapes: the XML views, the tree diagram in a type's
-/// documentation and the recording's page all write text through it.
+/// Writes `text` as XML or HTML text: `&`, `<`, `>` as entities, and in an
+/// attribute value (`quoted`) the two quotes. Its [`markup_entity`] is the
+/// one table of markup escapes: the XML views, the tree diagram in a
+/// type's documentation and the recording's page all escape through it.
+#[doc(hidden)]
+pub fn write_markup(
+    out: &mut impl core::fmt::Write,
+    text: &str,
+    quoted: bool,
+) -> core::fmt::Result {
+    for c in text.chars() {
+        match markup_entity(c, quoted) {
+            Some(entity) => out.write_str(entity)?,
+            None => out.write_char(c)?,
+        }
+    }
+    Ok(())
+}
+
+/// The entity for one character: see [`write_markup`].
 #[doc(hidden)]
 pub const fn markup_entity(c: char, quoted: bool) -> Option<&'static str> {
     match c {

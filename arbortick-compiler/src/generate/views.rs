@@ -667,14 +667,9 @@ fn xml_name(name: &str) -> String {
 
 /// Escapes text inside a `<pre>` of the documentation.
 fn html(line: &str) -> String {
-    line.chars()
-        .fold(String::with_capacity(line.len()), |mut out, c| {
-            match bt_runtime::view::markup_entity(c, false) {
-                Some(entity) => out.push_str(entity),
-                None => out.push(c),
-            }
-            out
-        })
+    let mut out = String::with_capacity(line.len());
+    bt_runtime::view::write_markup(&mut out, line, false).expect("writing to a String cannot fail");
+    out
 }
 
 /// Mermaid label text: quotes and angle brackets as Mermaid's entity codes.
