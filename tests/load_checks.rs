@@ -58,6 +58,11 @@ bt::behavior_tree! {
     }
 
     #[bt(serde)]
+    pub tree Each(me: &mut Bot) {
+        'each: for_each(_n: u8 = me.want.take()) { Two }
+    }
+
+    #[bt(serde)]
     pub tree Door(me: &mut Bot, cx: &Ctx, shared: &DoorShared) {
         'door: gate(1) { sequence { Two, Two } }
     }
@@ -117,6 +122,37 @@ fn a_count_past_its_bound_is_refused() {
     let loaded: Rep = serde_json::from_str(&edited(&tree, "/active/root/count", json!(2))).unwrap();
     let mut loaded = loaded;
     assert_eq!(loaded.tick(&mut me), Status::Success);
+}
+
+#[test]
+fn a_for_each_item_held_while_the_loop_does_not_run_is_refused() {
+    let mut me = Bot { want: Some(7) };
+    let mut tree = Each::default();
+    tree.tick(&mut me);
+    let json = serde_json::to_value(&tree).unwrap();
+    assert_eq!(json["active"]["root"]["item"], json!(7), "{json}");
+    assert_eq!(json["active"]["root"]["active"], json!(true), "{json}");
+    // The state as saved loads.
+    let saved = json.to_string();
+    assert!(
+        serde_json::from_str::<Checked<Each>>(&saved)
+            .unwrap()
+            .0
+            .is_ok()
+    );
+    // An item beside a loop that is not running is a state no tick makes.
+    let invalid = refusal::<Each>(&edited(&tree, "/active/root/active", json!(false)));
+    assert_eq!(
+        (label(&invalid), invalid.problem),
+        (
+            Some("each"),
+            Problem::OutOfRange {
+                field: "item",
+                found: 1,
+                max: 0
+            }
+        )
+    );
 }
 
 #[test]
