@@ -1,38 +1,432 @@
-//! Arguments, read once against the node-kind table.
+//! Arguments, read once into typed values.
 //!
 //! Every keyword's parenthesised arguments (and those of the `every`,
-//! `flags` and `stimuli` guard clauses) go through [`read`]: positional and
-//! named arguments are matched to the keyword's [`Params`], each value is
-//! checked against its [`ArgType`], and every problem is reported (unknown,
-//! repeated, missing, extra, mistyped) while reading goes on. What comes out
-//! is [`Values`]: typed, so lowering reads counts and durations without
-//! re-parsing and without defaults.
+//! `flags` and `stimuli` guard clauses) are read by a [`Reader`] into the
+//! struct of its parameter list: [`Parallel`], [`Seconds`], [`ForEach`]...
+//! The node-kind table names each kind's struct, and
+//! [`kinds::read_args`](crate::kinds::read_args) reads a keyword's
+//! arguments into the kind's variant of [`Typed`](crate::kinds::Typed).
+//!
+//! Positional and named arguments are matched to the struct's
+//! [`Params`]; each value is read as its field's type; every problem is
+//! reported (unknown, repeated, missing, extra, mistyped) while reading
+//! goes on. A struct comes out whole, its required fields present and its
+//! defaults applied, or not at all: reading fails with the proof that the
+//! missing or mistyped value was [`Reported`]. Nothing later reads an
+//! argument by name.
 
-use crate::ast::Args;
-use crate::errors::Errors;
-use crate::kinds::{ArgType, Param, Params, closest};
+use crate::ast::Arg;
+use crate::errors::{Errors, Reported};
+use crate::kinds::{ArgType, Otherwise, Param, Params, closest};
 use proc_macro2::Span;
-use syn::spanned::Spanned;
+use syn::spanned::Spanned as _;
 use syn::{Expr, Lit, UnOp};
 
-/// One argument's value, typed.
-#[derive(Clone)]
-pub enum Value {
-    Count(u32),
-    /// `forever`, where a [`ArgType::Bound`] is read.
-    Forever,
-    /// A non-zero threshold; negative counts from the number of children.
-    Threshold(i64),
-    Flag(bool),
-    Otherwise(crate::kinds::Otherwise),
-    /// Seconds as an `f64` expression; an integer literal was made a float.
-    Seconds(Expr),
-    Expr(Expr),
-    /// `name: Type = expression`.
-    Item(Box<Item>),
+/// A value with where it was written, for messages about it later.
+#[derive(Clone, Copy, Debug)]
+pub struct Spanned<T> {
+    pub value: T,
+    pub span: Span,
 }
 
-/// The value of an [`ArgType::Item`] argument: `name: Type = expression`.
+/// A parameter list: its [`Params`], and how its struct is read.
+pub trait Read: Sized {
+    /// The parameters, in the order [`Read::read`] reads them.
+    const PARAMS: Params;
+    /// Reads each parameter in order, then builds the struct; every
+    /// parameter is read before any failure is returned, so each problem
+    /// is reported.
+    fn read(reader: &mut Reader) -> Result<Self, Reported>;
+
+    /// Whether a node given these arguments can let its parent pass over
+    /// it (Success under a sequence, Failure under a select).
+    fn skips(&self) -> bool {
+        false
+    }
+}
+
+/// Reads the arguments written after one keyword against its [`Params`].
+/// [`Reader::new`] matches each argument to its parameter; the parameter
+/// list's [`Read::read`] then takes the parameters in order, each as its
+/// type, with [`Reader::required`] or [`Reader::optional`].
+pub struct Reader<'a> {
+    word: &'a str,
+    /// Where a message about a missing argument points.
+    at: Span,
+    /// How the whole node is written, for messages.
+    usage: String,
+    params: &'static [Param],
+    /// The argument given for each parameter, if one was.
+    given: Vec<Option<&'a Arg>>,
+    /// The next parameter to read.
+    next: usize,
+    errors: &'a mut Errors,
+}
+
+/// How the arguments of a parameter list are read into a `T`.
+pub type ReadFn<T> = fn(&mut Reader<'_>) -> Result<T, Reported>;
+
+/// Reads `args` (the parenthesised list after `word`, if any) into `T`.
+/// `example` is how the whole node is written after the arguments
+/// (` { .. }` for a node with children), for messages.
+pub fn read<T: Read>(
+    word: &str,
+    at: Span,
+    args: Option<&crate::ast::Args>,
+    example: &str,
+    errors: &mut Errors,
+) -> Result<T, Reported> {
+    read_with(word, at, args, &T::PARAMS, example, errors, T::read)
+}
+
+/// [`read`], with `params` read by `read` into a `T`.
+pub fn read_with<T>(
+    word: &str,
+    at: Span,
+    args: Option<&crate::ast::Args>,
+    params: &Params,
+    example: &str,
+    errors: &mut Errors,
+    read: ReadFn<T>,
+) -> Result<T, Reported> {
+    let mut reader = Reader::new(word, at, args, params, example, errors);
+    let value = read(&mut reader);
+    reader.finish(value)
+}
+
+impl<'a> Reader<'a> {
+    /// Matches every argument to its parameter, reporting unknown, extra
+    /// and repeated ones, and a list that needs at least one argument.
+    pub fn new(
+        word: &'a str,
+        at: Span,
+        args: Option<&'a crate::ast::Args>,
+        params: &Params,
+        example: &str,
+        errors: &'a mut Errors,
+    ) -> Reader<'a> {
+        let mut reader = Reader {
+            word,
+            at: args.map_or(at, |a| a.span),
+            usage: format!("`{word}{}{example}`", params.usage),
+            params: params.list,
+            given: vec![None; params.list.len()],
+            next: 0,
+            errors,
+        };
+        let items = args.map(|a| a.items.as_slice()).unwrap_or_default();
+        if params.list.is_empty() {
+            if let Some(args) = args {
+                reader.report(syn::Error::new(
+                    args.span,
+                    format!("`{word}` takes no arguments"),
+                ));
+            }
+            return reader;
+        }
+        let mut positional = params.list.iter().enumerate().filter(|(_, p)| p.positional);
+        for arg in items {
+            let index = match &arg.name {
+                None => match positional.next() {
+                    Some((index, _)) => index,
+                    None => {
+                        let message =
+                            format!("unexpected argument: `{word}` is written {}", reader.usage);
+                        reader.report(syn::Error::new(arg.value.span(), message));
+                        continue;
+                    }
+                },
+                Some(name) => {
+                    let key = name.to_string();
+                    match params.list.iter().position(|p| p.name == key) {
+                        Some(index) => index,
+                        None => {
+                            let message = unknown_argument(word, &key, params);
+                            reader.report(syn::Error::new(name.span(), message));
+                            continue;
+                        }
+                    }
+                }
+            };
+            let param = &params.list[index];
+            if let Some(first) = reader.given[index] {
+                let span = arg.name.as_ref().map_or(arg.value.span(), |n| n.span());
+                let first = first.name.as_ref().map_or(first.value.span(), |n| n.span());
+                let mut error = syn::Error::new(span, format!("`{}` is given twice", param.name));
+                error.combine(syn::Error::new(
+                    first,
+                    format!("`{}` first given here", param.name),
+                ));
+                reader.report(error);
+                continue;
+            }
+            reader.given[index] = Some(arg);
+        }
+        if params.at_least_one && items.is_empty() {
+            let names: Vec<String> = params
+                .list
+                .iter()
+                .map(|p| format!("`{}`", p.name))
+                .collect();
+            let message = format!(
+                "`{word}` needs at least one of {}, as in {}",
+                names.join(", "),
+                reader.usage
+            );
+            reader.report(syn::Error::new(reader.at, message));
+        }
+        reader
+    }
+
+    fn report(&mut self, error: syn::Error) -> Reported {
+        self.errors.report(error)
+    }
+
+    /// The next parameter, and the argument given for it.
+    fn take(&mut self) -> (&'static Param, Option<&'a Arg>) {
+        let param = &self.params[self.next];
+        let arg = self.given[self.next];
+        self.next += 1;
+        (param, arg)
+    }
+
+    /// Reads `arg` as the type of `param` with `read`, reporting a
+    /// misplaced or missing `name: Type =` binding first.
+    fn value<T>(
+        &mut self,
+        param: &Param,
+        arg: &'a Arg,
+        read: fn(&Arg) -> syn::Result<T>,
+    ) -> Result<T, Reported> {
+        match (&arg.binds, param.ty) {
+            (Some((name, _)), ty) if ty != ArgType::Item => Err(self.report(syn::Error::new(
+                name.span(),
+                "unexpected binding: only `for_each` binds a name",
+            ))),
+            _ => read(arg).map_err(|error| self.report(error)),
+        }
+    }
+
+    /// The next parameter, which must be given.
+    pub fn required<T>(&mut self, read: fn(&Arg) -> syn::Result<T>) -> Result<T, Reported> {
+        let (param, arg) = self.take();
+        debug_assert!(param.required, "`{}` is optional", param.name);
+        match arg {
+            Some(arg) => self.value(param, arg, read),
+            None => {
+                let message = format!(
+                    "`{}` needs {}, as in {}",
+                    self.word,
+                    what(param),
+                    self.usage
+                );
+                Err(self.report(syn::Error::new(self.at, message)))
+            }
+        }
+    }
+
+    /// The next parameter, which may be left out.
+    pub fn optional<T>(&mut self, read: fn(&Arg) -> syn::Result<T>) -> Result<Option<T>, Reported> {
+        let (param, arg) = self.take();
+        debug_assert!(!param.required, "`{}` is required", param.name);
+        arg.map(|arg| self.value(param, arg, read)).transpose()
+    }
+
+    /// What was read. An argument that was not used (unknown, extra or
+    /// repeated) was reported, but the struct is whole without it, so later
+    /// rules still check the rest.
+    fn finish<T>(self, read: Result<T, Reported>) -> Result<T, Reported> {
+        debug_assert!(
+            self.next == self.params.len(),
+            "`{}` read {} of its {} parameters",
+            self.word,
+            self.next,
+            self.params.len()
+        );
+        read
+    }
+}
+
+/// Defines a parameter list: its struct, its [`Params`] and its [`Read`].
+/// Each field is `name: Type = how`, where `how` is `required(read)`,
+/// `optional(read)` or `default(read, value)`; the order of the fields is
+/// the order of the parameters.
+macro_rules! params {
+    ($(
+        $(#[$doc:meta])*
+        $name:ident $usage:literal $(at_least_one $at_least_one:tt)?
+            $(skips(|$this:ident| $skips:expr))? {
+            $($(#[$field_doc:meta])* $field:ident: $ty:ty = $how:ident($kind:ident, $read:ident $(; $default:expr)?)),* $(,)?
+        }
+    )*) => {$(
+        $(#[$doc])*
+        #[derive(Clone)]
+        pub struct $name {
+            $($(#[$field_doc])* pub $field: $ty,)*
+        }
+
+        impl Read for $name {
+            const PARAMS: Params = Params {
+                list: &[$(params!(@param $how $field $kind)),*],
+                at_least_one: params!(@at_least_one $($at_least_one)?),
+                usage: $usage,
+            };
+
+            #[allow(unused_variables)]
+            fn read(reader: &mut Reader) -> Result<Self, Reported> {
+                $(let $field = params!(@read reader $how $read $(; $default)?);)*
+                Ok($name { $($field: $field?,)* })
+            }
+
+            $(fn skips(&self) -> bool {
+                let $this = self;
+                $skips
+            })?
+        }
+    )*};
+    (@param required $field:ident $kind:ident) => {
+        crate::kinds::positional(stringify!($field), ArgType::$kind)
+    };
+    (@param $how:ident $field:ident $kind:ident) => {
+        crate::kinds::named(stringify!($field), ArgType::$kind)
+    };
+    (@at_least_one) => { false };
+    (@at_least_one $yes:tt) => { true };
+    (@read $reader:ident required $read:ident) => { $reader.required($read) };
+    (@read $reader:ident optional $read:ident) => { $reader.optional($read) };
+    (@read $reader:ident default $read:ident; $default:expr) => {
+        $reader.optional($read).map(|value| value.unwrap_or($default))
+    };
+}
+
+params! {
+    /// No arguments.
+    NoArgs "" {}
+
+    /// `request(stream, request)`
+    Request "(stream, request)" {
+        /// The tree parameter holding the requests.
+        stream: Expr = required(Expr, expr),
+        /// The request value.
+        request: Expr = required(Expr, expr),
+    }
+
+    /// `wait(2.5)`, `timeout(..)`, `every(..)`...
+    Seconds "(2.5)" {
+        /// Seconds, as an `f64` expression.
+        seconds: Expr = required(Seconds, seconds),
+    }
+
+    /// `prioritized(redecides = N)`, `sequential`, `scored`
+    Redecides "(redecides = N)" {
+        /// Decide again only every N ticks.
+        redecides: Option<u32> = optional(Count, count),
+    }
+
+    /// `random(rng, redecides = N)`, `shuffle`
+    Drawn "(rng, redecides = N)" {
+        /// The random number generator to draw from.
+        rng: Expr = required(Expr, expr),
+        /// Decide again only every N ticks.
+        redecides: Option<u32> = optional(Count, count),
+    }
+
+    /// `switch(..)`, `monitor(..)`, `success_if(..)`...
+    Expression "(<expression>)" {
+        /// The expression.
+        expression: Expr = required(Expr, expr),
+    }
+
+    /// `skip_if(..)` and `run_while(..)`, which let their parent pass over
+    /// them.
+    Skipping "(<expression>)" skips(|_this| true) {
+        /// The condition.
+        expression: Expr = required(Expr, expr),
+    }
+
+    /// `precondition(condition, otherwise = failure)`
+    Precondition "(<condition>, otherwise = failure)"
+        skips(|this| this.otherwise == Otherwise::Skip) {
+        /// The condition, checked before the child starts.
+        condition: Expr = required(Expr, expr),
+        /// What it returns when the condition does not hold.
+        otherwise: Otherwise = default(Otherwise, otherwise; Otherwise::Failure),
+    }
+
+    /// `for_each(item: T = expression, if_empty = success)`
+    ForEach "(item: Type = <Option<Type> expression>, if_empty = success)"
+        skips(|this| this.if_empty == Otherwise::Skip) {
+        /// The name, type and source of the items.
+        item: Item = required(Item, item),
+        /// What it returns once the expression gives `None`.
+        if_empty: Otherwise = default(Otherwise, otherwise; Otherwise::Success),
+    }
+
+    /// `repeat(3)`, `retry(forever)`
+    Bound "(3)" {
+        /// The count; `None` for `forever`.
+        count: Option<u32> = required(Bound, bound),
+    }
+
+    /// `parallel(success = N, failure = M)`
+    Parallel "(success = N, failure = M)" {
+        /// Children that must succeed (all by default).
+        success: Option<Spanned<i64>> = optional(Threshold, threshold),
+        /// Children that may fail before it fails (1 by default).
+        failure: Option<Spanned<i64>> = optional(Threshold, threshold),
+    }
+
+    /// `parallel_all(max_failures = N)`
+    ParallelAll "(max_failures = N)" {
+        /// Failures at which it fails (1 by default).
+        max_failures: Option<Spanned<i64>> = optional(Threshold, threshold),
+    }
+
+    /// `run_once(then_skip = true)`
+    RunOnce "(then_skip = true)" skips(|this| this.then_skip) {
+        /// Later ticks pass over the node instead of repeating the status.
+        then_skip: bool = default(Flag, flag; false),
+    }
+
+    /// `after(success = .., failure = .., finished = .., halted = ..)`
+    After "(success = .., failure = .., finished = .., halted = ..)" at_least_one yes {
+        success: Option<Expr> = optional(Expr, expr),
+        failure: Option<Expr> = optional(Expr, expr),
+        finished: Option<Expr> = optional(Expr, expr),
+        halted: Option<Expr> = optional(Expr, expr),
+    }
+
+    /// `scope(enter = .., tick = .., exit = ..)`
+    Scope "(enter = .., tick = .., exit = ..)" at_least_one yes {
+        enter: Option<Expr> = optional(Expr, expr),
+        tick: Option<Expr> = optional(Expr, expr),
+        exit: Option<Expr> = optional(Expr, expr),
+    }
+
+    /// `gate(3)`
+    Gate "(3)" {
+        /// Agents inside at once.
+        capacity: u32 = required(Count, count),
+    }
+
+    /// `rendezvous(2)`
+    Rendezvous "(2)" {
+        /// Agents that meet.
+        members: Spanned<u32> = required(Count, spanned_count),
+    }
+
+    /// The `flags(..)` and `stimuli(..)` guard clauses.
+    FlagClause "(any = A | B, none = C)" at_least_one yes {
+        /// At least one of these flags is set.
+        any: Option<Expr> = optional(Expr, expr),
+        /// All of these flags are set.
+        all: Option<Expr> = optional(Expr, expr),
+        /// None of these flags is set.
+        none: Option<Expr> = optional(Expr, expr),
+    }
+}
+
+/// The value of a `for_each` item argument: `name: Type = expression`.
 #[derive(Clone)]
 pub struct Item {
     pub name: syn::Ident,
@@ -40,197 +434,105 @@ pub struct Item {
     pub expr: Expr,
 }
 
-/// The arguments given to one keyword, in the order of its [`Params`].
-#[derive(Clone, Default)]
-pub struct Values {
-    params: &'static [Param],
-    /// `(value, span of the value)` per param, `None` if not given or bad.
-    values: Vec<Option<(Value, Span)>>,
+fn expr(arg: &Arg) -> syn::Result<Expr> {
+    Ok(arg.value.clone())
 }
 
-impl Values {
-    fn get(&self, name: &str) -> Option<&(Value, Span)> {
-        let index = self.params.iter().position(|p| p.name == name)?;
-        self.values[index].as_ref()
-    }
-
-    /// A count argument, if given.
-    pub fn count(&self, name: &str) -> Option<u32> {
-        match self.get(name)? {
-            (Value::Count(n), _) => Some(*n),
-            _ => None,
-        }
-    }
-
-    /// A bound: `Some(Some(n))` for a count, `Some(None)` for `forever`.
-    pub fn bound(&self, name: &str) -> Option<Option<u32>> {
-        match self.get(name)? {
-            (Value::Count(n), _) => Some(Some(*n)),
-            (Value::Forever, _) => Some(None),
-            _ => None,
-        }
-    }
-
-    /// A threshold argument, if given.
-    pub fn threshold(&self, name: &str) -> Option<i64> {
-        match self.get(name)? {
-            (Value::Threshold(n), _) => Some(*n),
-            _ => None,
-        }
-    }
-
-    /// A `true`/`false` argument, if given.
-    pub fn flag(&self, name: &str) -> Option<bool> {
-        match self.get(name)? {
-            (Value::Flag(b), _) => Some(*b),
-            _ => None,
-        }
-    }
-
-    /// An `otherwise` argument, if given.
-    pub fn otherwise(&self, name: &str) -> Option<crate::kinds::Otherwise> {
-        match self.get(name)? {
-            (Value::Otherwise(o), _) => Some(*o),
-            _ => None,
-        }
-    }
-
-    /// A duration argument, if given.
-    pub fn seconds(&self, name: &str) -> Option<&Expr> {
-        match self.get(name)? {
-            (Value::Seconds(e), _) => Some(e),
-            _ => None,
-        }
-    }
-
-    /// An expression argument, if given.
-    pub fn expr(&self, name: &str) -> Option<&Expr> {
-        match self.get(name)? {
-            (Value::Expr(e), _) => Some(e),
-            _ => None,
-        }
-    }
-
-    /// A binding argument, if given.
-    pub fn item(&self, name: &str) -> Option<&Item> {
-        match self.get(name)? {
-            (Value::Item(item), _) => Some(item),
-            _ => None,
-        }
-    }
-
-    /// Where an argument's value was written.
-    pub fn span(&self, name: &str) -> Option<Span> {
-        self.get(name).map(|(_, span)| *span)
-    }
-
-    /// The given arguments, in the order of the params: `(name, value)`.
-    pub fn given(&self) -> impl Iterator<Item = (&'static str, &Value)> {
-        self.params
-            .iter()
-            .zip(&self.values)
-            .filter_map(|(p, v)| v.as_ref().map(|(value, _)| (p.name, value)))
+fn item(arg: &Arg) -> syn::Result<Item> {
+    match &arg.binds {
+        Some((name, ty)) => Ok(Item {
+            name: name.clone(),
+            ty: (**ty).clone(),
+            expr: arg.value.clone(),
+        }),
+        None => Err(syn::Error::new(
+            arg.value.span(),
+            "expected a name for each item, its type, and the expression that gives the items: \
+             `item: Type = me.queue.pop_front()`",
+        )),
     }
 }
 
-/// Reads `args` (the parenthesised list after `word`, if any) against
-/// `params`. `example` is how the whole node is written after the arguments
-/// (` { .. }` for a node with children), for messages.
-pub fn read(
-    word: &str,
-    at: Span,
-    args: Option<&Args>,
-    params: &Params,
-    example: &str,
-    errors: &mut Errors,
-) -> Values {
-    let usage = format!("`{word}{}{example}`", params.usage);
-    let mut values: Vec<Option<(Value, Span)>> = vec![None; params.list.len()];
-    let mut given: Vec<Option<Span>> = vec![None; params.list.len()];
-    let items = args.map(|a| a.items.as_slice()).unwrap_or_default();
-    if params.list.is_empty() {
-        if let Some(args) = args {
-            errors.push(syn::Error::new(
-                args.span,
-                format!("`{word}` takes no arguments"),
-            ));
-        }
-        return Values {
-            params: params.list,
-            values,
-        };
+fn bound(arg: &Arg) -> syn::Result<Option<u32>> {
+    let value = &arg.value;
+    match value {
+        Expr::Path(p) if p.path.is_ident("forever") => Ok(None),
+        Expr::Unary(unary) if matches!(unary.op, UnOp::Neg(_)) => Err(syn::Error::new(
+            value.span(),
+            "a count cannot be negative; for no bound write `forever` (BehaviorTree.CPP's `-1`)",
+        )),
+        _ => count_expr(value)
+            .map(Some)
+            .map_err(|e| syn::Error::new(e.span(), format!("{e}, or `forever`"))),
     }
-    let mut next_positional = params.list.iter().enumerate().filter(|(_, p)| p.positional);
-    for arg in items {
-        let index = match &arg.name {
-            None => match next_positional.next() {
-                Some((index, _)) => index,
-                None => {
-                    errors.push(syn::Error::new(
-                        arg.value.span(),
-                        format!("unexpected argument: `{word}` is written {usage}"),
-                    ));
-                    continue;
-                }
-            },
-            Some(name) => {
-                let key = name.to_string();
-                match params.list.iter().position(|p| p.name == key) {
-                    Some(index) => index,
-                    None => {
-                        errors.push(syn::Error::new(
-                            name.span(),
-                            unknown_argument(word, &key, params),
-                        ));
-                        continue;
-                    }
-                }
-            }
-        };
-        let param = &params.list[index];
-        let span = arg.name.as_ref().map_or(arg.value.span(), |n| n.span());
-        if let Some(first) = given[index] {
-            let mut error = syn::Error::new(span, format!("`{}` is given twice", param.name));
-            error.combine(syn::Error::new(
-                first,
-                format!("`{}` first given here", param.name),
-            ));
-            errors.push(error);
-            continue;
-        }
-        given[index] = Some(span);
-        match typed(param.ty, arg) {
-            Ok(value) => values[index] = Some((value, arg.value.span())),
-            Err(error) => errors.push(error),
+}
+
+fn flag(arg: &Arg) -> syn::Result<bool> {
+    match &arg.value {
+        Expr::Lit(syn::ExprLit {
+            lit: Lit::Bool(b), ..
+        }) => Ok(b.value),
+        value => Err(syn::Error::new(value.span(), "expected `true` or `false`")),
+    }
+}
+
+fn otherwise(arg: &Arg) -> syn::Result<Otherwise> {
+    let value = &arg.value;
+    let word = match value {
+        Expr::Path(p) => p.path.get_ident().map(ToString::to_string),
+        _ => None,
+    };
+    match Otherwise::WORDS
+        .iter()
+        .find(|(w, _)| Some(*w) == word.as_deref())
+    {
+        Some((_, o)) => Ok(*o),
+        None => {
+            let words: Vec<String> = (Otherwise::WORDS.iter())
+                .map(|(w, _)| format!("`{w}`"))
+                .collect();
+            let message = match words.split_last() {
+                Some((last, rest)) => format!("expected {} or {last}", rest.join(", ")),
+                None => "expected a status".to_string(),
+            };
+            Err(syn::Error::new(value.span(), message))
         }
     }
-    for (param, given) in params.list.iter().zip(&given) {
-        if param.required && given.is_none() {
-            errors.push(syn::Error::new(
-                args.map_or(at, |a| a.span),
-                format!("`{word}` needs {}, as in {usage}", what(param)),
-            ));
-        }
+}
+
+fn count(arg: &Arg) -> syn::Result<u32> {
+    count_expr(&arg.value)
+}
+
+fn spanned_count(arg: &Arg) -> syn::Result<Spanned<u32>> {
+    Ok(Spanned {
+        value: count_expr(&arg.value)?,
+        span: arg.value.span(),
+    })
+}
+
+fn threshold(arg: &Arg) -> syn::Result<Spanned<i64>> {
+    Ok(Spanned {
+        value: threshold_expr(&arg.value)?,
+        span: arg.value.span(),
+    })
+}
+
+/// Seconds: an integer literal without a suffix reads as seconds: `2` is
+/// `2.0`.
+fn seconds(arg: &Arg) -> syn::Result<Expr> {
+    let value = arg.value.clone();
+    if let Expr::Lit(lit) = &value
+        && let Lit::Int(int) = &lit.lit
+        && int.suffix().is_empty()
+    {
+        let float = syn::LitFloat::new(&format!("{}.0", int.base10_digits()), int.span());
+        return Ok(Expr::Lit(syn::ExprLit {
+            attrs: Vec::new(),
+            lit: Lit::Float(float),
+        }));
     }
-    // Arguments that were written but rejected were reported already.
-    if params.at_least_one && items.is_empty() {
-        let names: Vec<String> = params
-            .list
-            .iter()
-            .map(|p| format!("`{}`", p.name))
-            .collect();
-        errors.push(syn::Error::new(
-            args.map_or(at, |a| a.span),
-            format!(
-                "`{word}` needs at least one of {}, as in {usage}",
-                names.join(", ")
-            ),
-        ));
-    }
-    Values {
-        params: params.list,
-        values,
-    }
+    Ok(value)
 }
 
 /// How a missing argument is named in messages.
@@ -262,101 +564,27 @@ fn unknown_argument(word: &str, key: &str, params: &Params) -> String {
     format!("unknown `{word}` argument `{key}`{hint}; expected {expected}")
 }
 
-fn typed(ty: ArgType, arg: &crate::ast::Arg) -> syn::Result<Value> {
-    let value = &arg.value;
-    match (&arg.binds, ty) {
-        (Some((name, ty)), ArgType::Item) => {
-            return Ok(Value::Item(Box::new(Item {
-                name: name.clone(),
-                ty: (**ty).clone(),
-                expr: value.clone(),
-            })));
-        }
-        (None, ArgType::Item) => {
-            return Err(syn::Error::new(
-                value.span(),
-                "expected a name for each item, its type, and the expression that gives the \
-                 items: `item: Type = me.queue.pop_front()`",
-            ));
-        }
-        (Some((name, _)), _) => {
-            return Err(syn::Error::new(
-                name.span(),
-                "unexpected binding: only `for_each` binds a name",
-            ));
-        }
-        (None, _) => {}
-    }
-    Ok(match ty {
-        ArgType::Item => unreachable!("read above"),
-        ArgType::Count => Value::Count(count(value)?),
-        ArgType::Seconds => Value::Seconds(seconds(value.clone())),
-        ArgType::Expr => Value::Expr(value.clone()),
-        ArgType::Bound => match value {
-            Expr::Path(p) if p.path.is_ident("forever") => Value::Forever,
-            Expr::Unary(unary) if matches!(unary.op, UnOp::Neg(_)) => {
-                return Err(syn::Error::new(
-                    value.span(),
-                    "a count cannot be negative; for no bound write `forever` (BehaviorTree.CPP's \
-                     `-1`)",
-                ));
-            }
-            _ => Value::Count(
-                count(value)
-                    .map_err(|e| syn::Error::new(e.span(), format!("{e}, or `forever`")))?,
-            ),
-        },
-        ArgType::Threshold => Value::Threshold(threshold(value)?),
-        ArgType::Flag => match value {
-            Expr::Lit(syn::ExprLit {
-                lit: Lit::Bool(b), ..
-            }) => Value::Flag(b.value),
-            _ => return Err(syn::Error::new(value.span(), "expected `true` or `false`")),
-        },
-        ArgType::Otherwise => {
-            let word = match value {
-                Expr::Path(p) => p.path.get_ident().map(ToString::to_string),
-                _ => None,
-            };
-            match crate::kinds::Otherwise::WORDS
-                .iter()
-                .find(|(w, _)| Some(*w) == word.as_deref())
-            {
-                Some((_, o)) => Value::Otherwise(*o),
-                None => {
-                    let words: Vec<String> = (crate::kinds::Otherwise::WORDS.iter())
-                        .map(|(w, _)| format!("`{w}`"))
-                        .collect();
-                    let (last, rest) = words.split_last().expect("words");
-                    let message = format!("expected {} or {last}", rest.join(", "));
-                    return Err(syn::Error::new(value.span(), message));
-                }
-            }
-        }
-    })
-}
-
 /// A threshold: a non-zero integer literal, negative to count from the
 /// number of children (`-1` is all of them).
-fn threshold(expr: &Expr) -> syn::Result<i64> {
+fn threshold_expr(expr: &Expr) -> syn::Result<i64> {
     let relative = "a negative threshold counts from the number of children (`-1` is all)";
     match expr {
         Expr::Unary(unary) if matches!(unary.op, UnOp::Neg(_)) => {
-            count(&unary.expr).map(|n| -i64::from(n)).map_err(|_| {
+            count_expr(&unary.expr).map(|n| -i64::from(n)).map_err(|_| {
                 syn::Error::new(
                     expr.span(),
                     format!("expected a threshold such as `2` or `-1`; {relative}"),
                 )
             })
         }
-        _ => count(expr)
+        _ => count_expr(expr)
             .map(i64::from)
             .map_err(|e| syn::Error::new(e.span(), format!("{e}; {relative}"))),
     }
 }
 
 /// A count argument: an integer literal of at least 1.
-pub fn count(expr: &Expr) -> syn::Result<u32> {
+pub fn count_expr(expr: &Expr) -> syn::Result<u32> {
     let bad = |message: &str| Err(syn::Error::new(expr.span(), message));
     match expr {
         Expr::Lit(lit) => match &lit.lit {
@@ -375,82 +603,97 @@ pub fn count(expr: &Expr) -> syn::Result<u32> {
     }
 }
 
-/// An integer literal without a suffix reads as seconds: `2` is `2.0`.
-fn seconds(value: Expr) -> Expr {
-    if let Expr::Lit(lit) = &value
-        && let Lit::Int(int) = &lit.lit
-        && int.suffix().is_empty()
-    {
-        let float = syn::LitFloat::new(&format!("{}.0", int.base10_digits()), int.span());
-        return Expr::Lit(syn::ExprLit {
-            attrs: Vec::new(),
-            lit: Lit::Float(float),
-        });
-    }
-    value
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kinds::Row as _;
+    use crate::kinds::{Row as _, Typed};
 
-    fn read_str(word: &str, args: &str) -> (Vec<String>, Values) {
+    fn read_str(word: &str, args: &str) -> (Vec<String>, Option<Typed>) {
         let kind = crate::kinds::from_keyword(word).unwrap();
         let mut errors = Errors::default();
-        let parsed: Option<Args> = if args.is_empty() {
+        let parsed: Option<crate::ast::Args> = if args.is_empty() {
             None
         } else {
             let tokens: proc_macro2::TokenStream = args.parse().unwrap();
             let parser = |input: syn::parse::ParseStream| crate::parse::parse_args(input);
             syn::parse::Parser::parse2(parser, tokens).unwrap()
         };
-        let values = read(
+        let read = crate::kinds::read_args(kind).unwrap();
+        let typed = read_with(
             word,
             Span::call_site(),
             parsed.as_ref(),
             &kind.info().params,
             " { .. }",
             &mut errors,
+            read,
         );
-        (errors.messages(), values)
+        (errors.messages(), typed.ok())
     }
 
     #[test]
     fn positional_and_named_values_are_typed() {
-        let (errors, values) = read_str("parallel", "(success = 2, failure = 1)");
+        let (errors, typed) = read_str("parallel", "(success = 2, failure = 1)");
         assert!(errors.is_empty(), "{errors:?}");
+        let Some(Typed::Parallel(p)) = typed else {
+            panic!()
+        };
         assert_eq!(
-            (values.threshold("success"), values.threshold("failure")),
+            (p.success.map(|s| s.value), p.failure.map(|f| f.value)),
             (Some(2), Some(1))
         );
-        let (errors, values) = read_str("parallel", "(success = -1)");
+        let (errors, typed) = read_str("parallel", "(success = -1)");
         assert!(errors.is_empty(), "{errors:?}");
-        assert_eq!(values.threshold("success"), Some(-1));
-        let (errors, values) = read_str("repeat", "(forever)");
+        let Some(Typed::Parallel(p)) = typed else {
+            panic!()
+        };
+        assert_eq!(
+            (p.success.map(|s| s.value), p.failure.is_none()),
+            (Some(-1), true)
+        );
+        let (errors, typed) = read_str("repeat", "(forever)");
         assert!(errors.is_empty(), "{errors:?}");
-        assert_eq!(values.bound("count"), Some(None));
-        let (errors, _) = read_str("repeat", "(-1)");
+        assert!(matches!(typed, Some(Typed::Repeat(Bound { count: None }))));
+        let (errors, typed) = read_str("repeat", "(-1)");
         assert_eq!(
             errors,
             ["a count cannot be negative; for no bound write `forever` (BehaviorTree.CPP's `-1`)"]
         );
-        let (errors, values) = read_str("run_once", "(then_skip = true)");
+        assert!(typed.is_none());
+        let (errors, typed) = read_str("run_once", "(then_skip = true)");
         assert!(errors.is_empty(), "{errors:?}");
-        assert_eq!(values.flag("then_skip"), Some(true));
+        assert!(matches!(
+            typed,
+            Some(Typed::RunOnce(RunOnce { then_skip: true }))
+        ));
+        let (_, typed) = read_str("run_once", "");
+        assert!(matches!(
+            typed,
+            Some(Typed::RunOnce(RunOnce { then_skip: false }))
+        ));
         let (errors, _) = read_str("run_once", "(then_skip = 1)");
         assert_eq!(errors, ["expected `true` or `false`"]);
-        let (errors, values) = read_str("timeout", "(3)");
+        let (errors, typed) = read_str("timeout", "(3)");
         assert!(errors.is_empty());
-        let seconds = values.seconds("seconds").unwrap();
+        let Some(Typed::Timeout(Seconds { seconds })) = typed else {
+            panic!()
+        };
         assert_eq!(quote::quote!(#seconds).to_string(), "3.0");
-        let (_, values) = read_str("random", "(rng, redecides = 2)");
-        assert!(values.expr("rng").is_some() && values.count("redecides") == Some(2));
+        let (_, typed) = read_str("random", "(rng, redecides = 2)");
+        let Some(Typed::Random(drawn)) = typed else {
+            panic!()
+        };
+        assert_eq!(drawn.redecides, Some(2));
+        let (_, typed) = read_str("precondition", "(me.ok())");
+        let Some(Typed::Precondition(p)) = typed else {
+            panic!()
+        };
+        assert_eq!(p.otherwise, Otherwise::Failure, "the default");
     }
 
     #[test]
     fn every_problem_is_reported_once() {
-        let (errors, values) = read_str("parallel", "(success = 0, sucess = 1, 2, success = 1)");
+        let (errors, typed) = read_str("parallel", "(success = 0, sucess = 1, 2, success = 1)");
         assert_eq!(
             errors,
             [
@@ -463,9 +706,18 @@ mod tests {
                 "`success` is given twice",
             ]
         );
-        assert_eq!(values.count("success"), None);
+        assert!(typed.is_none(), "a bad value leaves the struct unbuilt");
         let (errors, _) = read_str("repeat", "");
         assert_eq!(errors, ["`repeat` needs a count, as in `repeat(3) { .. }`"]);
+        let (errors, _) = read_str("request", "");
+        assert_eq!(
+            errors,
+            [
+                "`request` needs its stream, as in `request(stream, request) { .. }`",
+                "`request` needs its request, as in `request(stream, request) { .. }`"
+            ],
+            "every missing argument is reported"
+        );
         let (errors, _) = read_str("scope", "()");
         assert_eq!(
             errors,
@@ -476,5 +728,42 @@ mod tests {
         );
         let (errors, _) = read_str("sequence", "(1)");
         assert_eq!(errors, ["`sequence` takes no arguments"]);
+        let (errors, _) = read_str("wait", "(item: f64 = 2.0)");
+        assert_eq!(errors, ["unexpected binding: only `for_each` binds a name"]);
+    }
+
+    /// Each struct reads its parameters in the order of its `Params`, and
+    /// reads them all: what the `params!` macro promises, for every kind.
+    #[test]
+    fn every_kind_reads_its_whole_parameter_list() {
+        for info in crate::kinds::KINDS {
+            let Some(read) = crate::kinds::read_args(info.kind) else {
+                continue;
+            };
+            let mut errors = Errors::default();
+            // Without arguments: every parameter is taken, each required
+            // one reported missing (the reader asserts the count in debug).
+            let _ = read_with(
+                info.keyword,
+                Span::call_site(),
+                None,
+                &info.params,
+                "",
+                &mut errors,
+                read,
+            );
+            let required = info.params.list.iter().filter(|p| p.required).count();
+            let missing = errors
+                .messages()
+                .iter()
+                .filter(|m| m.contains(" needs "))
+                .count();
+            let expected = if info.params.at_least_one {
+                1
+            } else {
+                required
+            };
+            assert_eq!(missing, expected, "{}", info.keyword);
+        }
     }
 }

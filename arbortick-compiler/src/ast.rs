@@ -3,8 +3,9 @@
 //! Produced by [`crate::parse`], validated by [`crate::check`], turned into
 //! the flat IR by [`crate::lower`]. Nothing here is validated beyond syntax.
 
-use crate::args::Values;
+use crate::errors::Reported;
 use crate::kinds::Kind;
+use crate::kinds::Typed;
 use proc_macro2::Span;
 use proc_macro2::TokenStream;
 use syn::{Attribute, Expr, Ident, Lifetime, Pat, Path, Type, Visibility};
@@ -104,8 +105,10 @@ pub enum NodeKind {
         ident: Ident,
         /// The parenthesised arguments as written, if any.
         args: Option<Args>,
-        /// The arguments, read against the table.
-        values: Values,
+        /// The arguments, read into the kind's struct; `Err` when reading
+        /// them reported a problem. Boxed: nodes nest as deep as the
+        /// parser recurses, so each stays small.
+        typed: Result<Box<Typed>, Reported>,
         children: Vec<Node>,
         /// Children that did not parse (already reported): they count for
         /// the arity check, so it reports nothing more.
@@ -148,9 +151,10 @@ impl Node {
 
     /// The node's children (none for leaves).
     pub fn children(&self) -> &[Node] {
-        match &self.kind {
-            NodeKind::Keyword { children, .. } => children,
-            _ => &[],
+        if let NodeKind::Keyword { children, .. } = &self.kind {
+            children
+        } else {
+            &[]
         }
     }
 }
@@ -183,9 +187,12 @@ pub enum ClauseKind {
     /// `score <f32>`
     Score(Expr),
     /// `every(seconds)`
-    Every(Values),
+    Every(Result<crate::args::Seconds, Reported>),
     /// `flags(any = .., all = .., none = ..)` or `stimuli(..)`
-    Flags { stimuli: bool, values: Values },
+    Flags {
+        stimuli: bool,
+        flags: Result<Box<crate::args::FlagClause>, Reported>,
+    },
 }
 
 /// Parenthesised arguments as written: `(3)` or `(success = 2, failure = 1)`.

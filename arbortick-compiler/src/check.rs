@@ -6,13 +6,15 @@
 //! After [`check`] reports nothing, [`crate::lower`] may assume the tree is
 //! well formed.
 
+use crate::args::Spanned;
 use crate::ast::{ClauseKind, Input, Node, NodeKind, Param, TreeDef};
 use crate::errors::Errors;
 use crate::kinds::Row as _;
-use crate::kinds::{Children, Kind};
+use crate::kinds::{Children, Kind, Typed};
+use bt_runtime::Status;
 use proc_macro2::Span;
 use std::collections::HashMap;
-use syn::spanned::Spanned;
+use syn::spanned::Spanned as _;
 use syn::{Pat, Type};
 
 /// The widest `parallel` or decider group: completion and masks are kept
@@ -142,24 +144,29 @@ fn shared_needs_a_binding(tree: &TreeDef, node: &Node, errors: &mut Errors) {
     ));
 }
 
+/// The error for a `sync` outside every rendezvous.
+pub fn sync_outside(sync: &syn::Ident) -> syn::Error {
+    syn::Error::new(
+        sync.span(),
+        "`sync` waits for the other members of a rendezvous, so it must be inside \
+         `rendezvous(n) as role { .. }`",
+    )
+}
+
 /// `sync` waits for the other members of the rendezvous around it.
 fn sync_is_inside_a_rendezvous(node: &Node, inside: bool, errors: &mut Errors) {
-    match &node.kind {
-        NodeKind::Keyword {
-            kind: Kind::Sync,
-            ident,
-            ..
-        } if !inside => errors.push(syn::Error::new(
-            ident.span(),
-            "`sync` waits for the other members of a rendezvous, so it must be inside \
-             `rendezvous(n) as role { .. }`",
-        )),
-        _ => {
-            let inside = inside || node.kind() == Kind::Rendezvous;
-            for child in node.children() {
-                sync_is_inside_a_rendezvous(child, inside, errors);
-            }
-        }
+    if let NodeKind::Keyword {
+        kind: Kind::Sync,
+        ident,
+        ..
+    } = &node.kind
+        && !inside
+    {
+        errors.push(sync_outside(ident));
+    }
+    let inside = inside || node.kind() == Kind::Rendezvous;
+    for child in node.children() {
+        sync_is_inside_a_rendezvous(child, inside, errors);
     }
 }
 
@@ -256,30 +263,34 @@ fn time_needs_a_context(tree: &TreeDef, node: &Node, errors: &mut Errors) {
 /// that halting (which has the tree's parameters, not the tick's locals)
 /// can push the cancellation.
 fn request_stream_is_a_parameter(tree: &TreeDef, node: &Node, errors: &mut Errors) {
-    let NodeKind::Keyword {
-        kind: Kind::Request,
-        values,
-        ..
+    if let NodeKind::Keyword {
+        typed: Ok(typed), ..
     } = &node.kind
-    else {
-        return;
-    };
-    let Some(stream) = values.expr("stream") else {
-        return;
-    };
+        && let Typed::Request(request) = &**typed
+        && let Err(error) = request_stream(tree, &request.stream)
+    {
+        errors.push(error);
+    }
+}
+
+/// The parameter a `request` pushes into: its `stream` argument, which
+/// must name one of the tree's parameters.
+pub fn request_stream<'a>(tree: &TreeDef, stream: &'a syn::Expr) -> syn::Result<&'a syn::Ident> {
     let named = match stream {
         syn::Expr::Path(p) if p.qself.is_none() => p.path.get_ident(),
         _ => None,
     };
-    if named.is_some_and(|name| tree.params.iter().any(|p| p.name == *name)) {
-        return;
+    if let Some(name) = named
+        && tree.params.iter().any(|p| p.name == *name)
+    {
+        return Ok(name);
     }
     let params: Vec<String> = tree
         .params
         .iter()
         .map(|p| format!("`{}`", p.name))
         .collect();
-    errors.push(syn::Error::new_spanned(
+    Err(syn::Error::new_spanned(
         stream,
         format!(
             "the stream of a `request` must be a parameter of tree `{}` (one of {}), e.g. \
@@ -292,7 +303,7 @@ fn request_stream_is_a_parameter(tree: &TreeDef, node: &Node, errors: &mut Error
                 params.join(", ")
             }
         ),
-    ));
+    ))
 }
 
 /// Guard clauses: at most one `when let`, with its type and a pattern that
@@ -314,14 +325,8 @@ fn guard_is_valid(node: &Node, errors: &mut Errors) {
         }
         binding = Some(clause.span);
         let text = quote::quote!(#pat).to_string();
-        if ty.is_none() {
-            errors.push(syn::Error::new(
-                pat.span(),
-                format!(
-                    "`when let` needs the type of the value it matches, because the agent's \
-                     state keeps the value while the child runs: write `when let {text}: Type = ..`"
-                ),
-            ));
+        if let Err(error) = when_let_type(pat, ty.as_deref()) {
+            errors.push(error);
         }
         if is_irrefutable(pat) {
             errors.push(syn::Error::new(
@@ -333,6 +338,20 @@ fn guard_is_valid(node: &Node, errors: &mut Errors) {
             ));
         }
     }
+}
+
+/// The type of the value a `when let` matches, which must be written.
+pub fn when_let_type<'a>(pat: &Pat, ty: Option<&'a Type>) -> syn::Result<&'a Type> {
+    ty.ok_or_else(|| {
+        let text = quote::quote!(#pat).to_string();
+        syn::Error::new(
+            pat.span(),
+            format!(
+                "`when let` needs the type of the value it matches, because the agent's state \
+                 keeps the value while the child runs: write `when let {text}: Type = ..`"
+            ),
+        )
+    })
 }
 
 /// A pattern that matches every value: a binding, `_`, or tuples and
@@ -439,12 +458,12 @@ fn trees_do_not_embed_themselves(input: &Input, errors: &mut Errors) {
             tree.roots
                 .iter()
                 .flat_map(walk)
-                .filter_map(|node| match &node.kind {
-                    NodeKind::Subtree { path, .. } => path
-                        .get_ident()
-                        .and_then(|name| index.get(&name.to_string()))
-                        .map(|&callee| (callee, node)),
-                    _ => None,
+                .filter_map(|node| {
+                    let NodeKind::Subtree { path, .. } = &node.kind else {
+                        return None;
+                    };
+                    let callee = index.get(&path.get_ident()?.to_string())?;
+                    Some((*callee, node))
                 })
                 .collect()
         })
@@ -565,25 +584,38 @@ fn monitors_fit(tree: &TreeDef, errors: &mut Errors) {
 
 /// A tree body holds exactly one node; several must be wrapped in a composite.
 fn tree_has_exactly_one_root(tree: &TreeDef, errors: &mut Errors) {
-    let name = &tree.name;
     match tree.roots.as_slice() {
+        // The nodes that did not parse were reported.
         [] if tree.broken > 0 => {}
-        [] => errors.push(syn::Error::new(
-            tree.body_span,
-            format!("tree `{name}` has no root node; write one, e.g. `sequence {{ .. }}`"),
-        )),
-        [_] => {}
         [_, second, ..] => errors.push(syn::Error::new(
             second.span,
             format!(
-                "tree `{name}` has more than one root node; a tree has exactly one root: wrap \
-                 these nodes in `sequence {{ .. }}` or `select {{ .. }}`"
+                "tree `{}` has more than one root node; a tree has exactly one root: wrap \
+                 these nodes in `sequence {{ .. }}` or `select {{ .. }}`",
+                tree.name
             ),
         )),
+        _ => {
+            if let Err(error) = root(tree) {
+                errors.push(error);
+            }
+        }
     }
 }
 
-/// Labels name nodes in the metadata, so within a tree each is used once.
+/// The tree's root node.
+pub fn root(tree: &TreeDef) -> syn::Result<&Node> {
+    tree.roots.first().ok_or_else(|| {
+        syn::Error::new(
+            tree.body_span,
+            format!(
+                "tree `{}` has no root node; write one, e.g. `sequence {{ .. }}`",
+                tree.name
+            ),
+        )
+    })
+}
+
 fn labels_are_unique(tree: &TreeDef, errors: &mut Errors) {
     let mut seen: HashMap<String, Span> = HashMap::new();
     for node in tree.roots.iter().flat_map(walk) {
@@ -777,45 +809,52 @@ fn masks_fit(node: &Node, errors: &mut Errors) {
 fn arguments_fit_the_children(node: &Node, errors: &mut Errors) {
     let NodeKind::Keyword {
         kind,
-        values,
+        typed: Ok(typed),
         children,
         ..
     } = &node.kind
     else {
         return;
     };
-    match kind {
-        Kind::Parallel | Kind::ParallelAll => {
-            let n = children.len();
-            let keyword = kind.keyword();
-            for key in ["success", "failure", "max_failures"] {
-                let (Some(given), Some(span)) = (values.threshold(key), values.span(key)) else {
-                    continue;
-                };
-                let children = if n == 1 { "child" } else { "children" };
-                if resolve_threshold(given, n).is_none() {
-                    errors.push(syn::Error::new(
-                        span,
-                        format!(
-                            "`{key} = {given}` can never be reached: this `{keyword}` has only \
-                             {n} {children}"
-                        ),
-                    ));
-                }
-            }
-        }
-        Kind::Rendezvous => {
-            if let (Some(n), Some(span)) = (values.count("members"), values.span("members"))
-                && n > 255
-            {
-                errors.push(syn::Error::new(
-                    span,
-                    "a rendezvous has at most 255 members",
-                ));
-            }
-        }
-        _ => {}
+    let n = children.len();
+    if let Typed::Rendezvous(r) = &**typed
+        && r.members.value > 255
+    {
+        errors.push(syn::Error::new(
+            r.members.span,
+            "a rendezvous has at most 255 members",
+        ));
     }
+    let thresholds = if let Typed::Parallel(p) = &**typed {
+        vec![("success", p.success), ("failure", p.failure)]
+    } else if let Typed::ParallelAll(p) = &**typed {
+        vec![("max_failures", p.max_failures)]
+    } else {
+        Vec::new()
+    };
+    for (key, given) in thresholds {
+        if let Some(given) = given
+            && let Err(error) = threshold(*kind, key, given, n)
+        {
+            errors.push(error);
+        }
+    }
+}
+
+/// A `parallel` threshold for its `n` children (see [`resolve_threshold`]),
+/// or the error saying it can never be reached.
+pub fn threshold(kind: Kind, key: &str, given: Spanned<i64>, n: usize) -> syn::Result<u32> {
+    resolve_threshold(given.value, n).ok_or_else(|| {
+        let children = if n == 1 { "child" } else { "children" };
+        syn::Error::new(
+            given.span,
+            format!(
+                "`{key} = {}` can never be reached: this `{}` has only {n} {children}",
+                given.value,
+                kind.keyword()
+            ),
+        )
+    })
 }
 
 /// The status with which a child of `parent` lets it go on to the next
@@ -825,37 +864,46 @@ pub fn passes_over(parent: Kind) -> Option<bool> {
     parent.info().passes_over
 }
 
-/// `skip_if`, `run_while`, `run_once(then_skip = true)` and
-/// `precondition(.., otherwise = skip)` let their parent pass over them,
-/// which needs a sequence or a select.
+/// `skip_if`, `run_while`, `run_once(then_skip = true)`,
+/// `precondition(.., otherwise = skip)` and `for_each(.., if_empty = skip)`
+/// let their parent pass over them, which needs a sequence or a select.
 fn skips_are_passed_over(parent: Option<&Node>, node: &Node, errors: &mut Errors) {
     if let NodeKind::Keyword {
         kind,
         ident,
-        values,
+        typed: Ok(typed),
         ..
     } = &node.kind
+        && typed.skips()
+        && let Err(error) = passed_over_as(parent.map(Node::kind), *kind, ident)
     {
-        let skips = matches!(kind, Kind::SkipIf | Kind::RunWhile)
-            || (*kind == Kind::RunOnce && values.flag("then_skip") == Some(true))
-            || (*kind == Kind::Precondition
-                && values.otherwise("otherwise") == Some(crate::kinds::Otherwise::Skip))
-            || (*kind == Kind::ForEach
-                && values.otherwise("if_empty") == Some(crate::kinds::Otherwise::Skip));
-        let parent_kind = parent.map(Node::kind);
-        if skips && parent_kind.and_then(passes_over).is_none() {
-            let under = match parent_kind {
+        errors.push(error);
+    }
+    for child in node.children() {
+        skips_are_passed_over(Some(node), child, errors);
+    }
+}
+
+/// The status as which `parent` passes over a skipping node of `kind`
+/// (written `ident`): Success under a sequence, Failure under a select;
+/// else the error saying where to put it.
+pub fn passed_over_as(parent: Option<Kind>, kind: Kind, ident: &syn::Ident) -> syn::Result<Status> {
+    match parent.and_then(passes_over) {
+        Some(true) => Ok(Status::Success),
+        Some(false) => Ok(Status::Failure),
+        None => {
+            let under = match parent {
                 Some(p) => format!("this one is under `{}`", p.keyword()),
                 None => "this one is the root".to_string(),
             };
-            let instead = if *kind == Kind::Precondition {
+            let instead = if kind == Kind::Precondition {
                 "`otherwise = success` / `otherwise = failure`"
-            } else if *kind == Kind::ForEach {
+            } else if kind == Kind::ForEach {
                 "`if_empty = success` / `if_empty = failure`"
             } else {
                 "`success_if` / `failure_if`"
             };
-            errors.push(syn::Error::new(
+            Err(syn::Error::new(
                 ident.span(),
                 format!(
                     "`{}` skips its node, which only a sequence (as Success) or a select (as \
@@ -863,11 +911,8 @@ fn skips_are_passed_over(parent: Option<&Node>, node: &Node, errors: &mut Errors
                      select, or use {instead}",
                     kind.keyword()
                 ),
-            ));
+            ))
         }
-    }
-    for child in node.children() {
-        skips_are_passed_over(Some(node), child, errors);
     }
 }
 
@@ -922,20 +967,32 @@ fn binding_is_named(node: &Node, errors: &mut Errors) {
     if let NodeKind::Keyword {
         kind,
         ident,
-        binding: None,
+        binding,
         ..
     } = &node.kind
         && kind.info().binds
+        && let Err(error) = role(*kind, ident, binding.as_ref())
     {
-        errors.push(syn::Error::new(
+        errors.push(error);
+    }
+}
+
+/// The name of a rendezvous's role binding, which must be given.
+pub fn role<'a>(
+    kind: Kind,
+    ident: &syn::Ident,
+    binding: Option<&'a syn::Ident>,
+) -> syn::Result<&'a syn::Ident> {
+    binding.ok_or_else(|| {
+        syn::Error::new(
             ident.span(),
             format!(
                 "`{0}` names the role binding its body sees: `{0}(2) as role {{ .. }}` (`role` \
                  is 0..2)",
                 kind.keyword()
             ),
-        ));
-    }
+        )
+    })
 }
 
 #[cfg(test)]

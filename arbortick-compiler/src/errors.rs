@@ -9,9 +9,28 @@ pub struct Errors {
     errors: Vec<syn::Error>,
 }
 
+/// Proof that an error was reported: what a step returns instead of a
+/// value it could not build. Only [`Errors`] makes one, by recording an
+/// error, so a `Result<T, Reported>` that failed always comes with a
+/// message for the user, and no step needs a message of its own for
+/// "something earlier went wrong".
+#[derive(Clone, Copy, Debug)]
+pub struct Reported(());
+
 impl Errors {
     pub fn push(&mut self, error: syn::Error) {
         self.errors.push(error);
+    }
+
+    /// Records `error`, and returns the proof that it was.
+    pub fn report(&mut self, error: syn::Error) -> Reported {
+        self.push(error);
+        Reported(())
+    }
+
+    /// The proof that an error was reported, if one was.
+    pub fn reported(&self) -> Option<Reported> {
+        (!self.errors.is_empty()).then_some(Reported(()))
     }
 
     pub fn is_empty(&self) -> bool {

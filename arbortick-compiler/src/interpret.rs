@@ -148,20 +148,15 @@ impl Program {
         if !errors.is_empty() {
             return Err(errors.diagnostics());
         }
-        let lowered: Vec<ir::Tree> = input
+        let lowered: Vec<ir::Tree> = match input
             .trees
             .iter()
-            .map(|tree| {
-                crate::lower::lower(tree).ok_or_else(|| {
-                    let start = tree.name.span().start();
-                    vec![Diagnostic {
-                        message: format!("tree `{}` could not be lowered", tree.name),
-                        line: start.line,
-                        column: start.column + 1,
-                    }]
-                })
-            })
-            .collect::<Result<_, _>>()?;
+            .map(|tree| crate::lower::lower(tree, &mut errors))
+            .collect()
+        {
+            Ok(trees) => trees,
+            Err(crate::errors::Reported { .. }) => return Err(errors.diagnostics()),
+        };
         let names: Vec<String> = lowered.iter().map(|t| t.name.to_string()).collect();
         let mut problems = Vec::new();
         for node in lowered.iter().flat_map(|tree| &tree.nodes) {
@@ -546,9 +541,10 @@ impl<'p> Interpreter<'p> {
     ) -> usize {
         let place = self.places.len();
         let n = &self.program.trees[tree].ir.nodes[node];
-        let (inner, role) = match &n.kind {
-            Kind::Rendezvous { role, .. } => (Some(place), role.to_string()),
-            _ => (rendezvous, String::new()),
+        let (inner, role) = if let Kind::Rendezvous { role, .. } = &n.kind {
+            (Some(place), role.to_string())
+        } else {
+            (rendezvous, String::new())
         };
         self.places.push(Place {
             tree,
@@ -558,20 +554,18 @@ impl<'p> Interpreter<'p> {
             rendezvous,
             role,
         });
-        let children: Vec<usize> = match &n.kind {
-            Kind::Subtree { path, .. } => {
-                let name = embedded(path);
-                let sub = (self.program.trees.iter())
-                    .position(|t| t.name == name)
-                    .expect("parse refuses a subtree of another program");
-                self.instances += 1;
-                vec![self.lay_out(sub, 0, self.instances - 1, None)]
-            }
-            _ => n
-                .children
+        let children: Vec<usize> = if let Some(path) = n.kind.subtree() {
+            let name = embedded(path);
+            let sub = (self.program.trees.iter())
+                .position(|t| t.name == name)
+                .expect("parse refuses a subtree of another program");
+            self.instances += 1;
+            vec![self.lay_out(sub, 0, self.instances - 1, None)]
+        } else {
+            n.children
                 .iter()
                 .map(|&c| self.lay_out(tree, c, instance, inner))
-                .collect(),
+                .collect()
         };
         self.places[place].children = children;
         place

@@ -398,11 +398,68 @@ impl Kind {
     pub fn release(&self) -> Release {
         match self {
             Kind::Gate(_) => Release::Permit,
-            Kind::Scope { exit: Some(_), .. } => Release::Exit,
-            Kind::After {
-                halted: Some(_), ..
-            } => Release::Halted,
-            _ => Release::Nothing,
+            Kind::Scope { exit, .. } if exit.is_some() => Release::Exit,
+            Kind::After { halted, .. } if halted.is_some() => Release::Halted,
+            Kind::Scope { .. }
+            | Kind::After { .. }
+            | Kind::Sequence
+            | Kind::SequenceWithMemory
+            | Kind::ReactiveSequence
+            | Kind::Select
+            | Kind::ReactiveSelect
+            | Kind::AsyncSequence
+            | Kind::AsyncSelect
+            | Kind::TryCatch
+            | Kind::IfThenElse
+            | Kind::WhileDoElse
+            | Kind::Parallel { .. }
+            | Kind::ParallelAll { .. }
+            | Kind::Invert
+            | Kind::ForceSuccess
+            | Kind::ForceFailure
+            | Kind::KeepRunningUntilFailure
+            | Kind::Repeat(_)
+            | Kind::Retry(_)
+            | Kind::Decider { .. }
+            | Kind::Wait(_)
+            | Kind::Timeout(_)
+            | Kind::Delay(_)
+            | Kind::Cooldown(_)
+            | Kind::Every(_)
+            | Kind::RunOnce { .. }
+            | Kind::Precondition { .. }
+            | Kind::RunWhile { .. }
+            | Kind::ForEach { .. }
+            | Kind::GlobalCooldown(_)
+            | Kind::Rendezvous { .. }
+            | Kind::Sync { .. }
+            | Kind::Request { .. }
+            | Kind::Monitor { .. }
+            | Kind::Switch(_)
+            | Kind::Cond(_)
+            | Kind::Action(_)
+            | Kind::Instant(_)
+            | Kind::Constant(_)
+            | Kind::Leaf { .. }
+            | Kind::Subtree { .. } => Release::Nothing,
+        }
+    }
+
+    /// A stateful leaf's type, if this is one.
+    pub fn leaf(&self) -> Option<&Path> {
+        if let Kind::Leaf { path, .. } = self {
+            Some(path)
+        } else {
+            None
+        }
+    }
+
+    /// An embedded tree's type, if this is one.
+    pub fn subtree(&self) -> Option<&Path> {
+        if let Kind::Subtree { path, .. } = self {
+            Some(path)
+        } else {
+            None
         }
     }
 }

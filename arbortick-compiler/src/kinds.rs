@@ -109,7 +109,7 @@ pub struct Param {
     pub ty: ArgType,
 }
 
-const fn positional(name: &'static str, ty: ArgType) -> Param {
+pub(crate) const fn positional(name: &'static str, ty: ArgType) -> Param {
     Param {
         name,
         positional: true,
@@ -118,7 +118,7 @@ const fn positional(name: &'static str, ty: ArgType) -> Param {
     }
 }
 
-const fn named(name: &'static str, ty: ArgType) -> Param {
+pub(crate) const fn named(name: &'static str, ty: ArgType) -> Param {
     Param {
         name,
         positional: false,
@@ -137,123 +137,6 @@ pub struct Params {
     /// How the arguments are written, for messages: `(success = N, failure = M)`.
     pub usage: &'static str,
 }
-
-const NONE: Params = Params {
-    list: &[],
-    at_least_one: false,
-    usage: "",
-};
-const REQUEST: Params = Params {
-    list: &[
-        positional("stream", ArgType::Expr),
-        positional("request", ArgType::Expr),
-    ],
-    at_least_one: false,
-    usage: "(stream, request)",
-};
-const SECONDS: Params = Params {
-    list: &[positional("seconds", ArgType::Seconds)],
-    at_least_one: false,
-    usage: "(2.5)",
-};
-const REDECIDES: Params = Params {
-    list: &[named("redecides", ArgType::Count)],
-    at_least_one: false,
-    usage: "(redecides = N)",
-};
-const RNG_AND_REDECIDES: Params = Params {
-    list: &[
-        positional("rng", ArgType::Expr),
-        named("redecides", ArgType::Count),
-    ],
-    at_least_one: false,
-    usage: "(rng, redecides = N)",
-};
-const EXPR: Params = Params {
-    list: &[positional("expression", ArgType::Expr)],
-    at_least_one: false,
-    usage: "(<expression>)",
-};
-const PRECONDITION: Params = Params {
-    list: &[
-        positional("condition", ArgType::Expr),
-        named("otherwise", ArgType::Otherwise),
-    ],
-    at_least_one: false,
-    usage: "(<condition>, otherwise = failure)",
-};
-const FOR_EACH: Params = Params {
-    list: &[
-        positional("item", ArgType::Item),
-        named("if_empty", ArgType::Otherwise),
-    ],
-    at_least_one: false,
-    usage: "(item: Type = <Option<Type> expression>, if_empty = success)",
-};
-const BOUND: Params = Params {
-    list: &[positional("count", ArgType::Bound)],
-    at_least_one: false,
-    usage: "(3)",
-};
-const PARALLEL: Params = Params {
-    list: &[
-        named("success", ArgType::Threshold),
-        named("failure", ArgType::Threshold),
-    ],
-    at_least_one: false,
-    usage: "(success = N, failure = M)",
-};
-const PARALLEL_ALL: Params = Params {
-    list: &[named("max_failures", ArgType::Threshold)],
-    at_least_one: false,
-    usage: "(max_failures = N)",
-};
-const RUN_ONCE: Params = Params {
-    list: &[named("then_skip", ArgType::Flag)],
-    at_least_one: false,
-    usage: "(then_skip = true)",
-};
-const AFTER: Params = Params {
-    list: &[
-        named("success", ArgType::Expr),
-        named("failure", ArgType::Expr),
-        named("finished", ArgType::Expr),
-        named("halted", ArgType::Expr),
-    ],
-    at_least_one: true,
-    usage: "(success = .., failure = .., finished = .., halted = ..)",
-};
-const SCOPE: Params = Params {
-    list: &[
-        named("enter", ArgType::Expr),
-        named("tick", ArgType::Expr),
-        named("exit", ArgType::Expr),
-    ],
-    at_least_one: true,
-    usage: "(enter = .., tick = .., exit = ..)",
-};
-const GATE: Params = Params {
-    list: &[positional("capacity", ArgType::Count)],
-    at_least_one: false,
-    usage: "(3)",
-};
-const RENDEZVOUS: Params = Params {
-    list: &[positional("members", ArgType::Count)],
-    at_least_one: false,
-    usage: "(2)",
-};
-/// `flags(..)` and `stimuli(..)` guard clauses.
-pub const FLAG_CLAUSE: Params = Params {
-    list: &[
-        named("any", ArgType::Expr),
-        named("all", ArgType::Expr),
-        named("none", ArgType::Expr),
-    ],
-    at_least_one: true,
-    usage: "(any = A | B, none = C)",
-};
-/// The `every(..)` guard clause.
-pub const EVERY_CLAUSE: Params = SECONDS;
 
 /// One row of the table.
 #[derive(Clone, Copy, Debug)]
@@ -336,9 +219,11 @@ impl Category {
 
 macro_rules! node_kinds {
     ($(
-        $variant:ident = $keyword:literal, $syntax:ident, $children:ident, $params:expr,
+        $variant:ident = $keyword:literal, $syntax:ident, $children:ident, $params:ident,
             [$($need:ident),*], $btcpp:expr, $doc:literal;
     )*) => {
+        node_kinds!(@typed [] [] $($variant $syntax $params;)*);
+
         /// The table, one row per [`Kind`], in the runtime's declaration
         /// order (checked when this crate compiles).
         pub const KINDS: &[KindInfo] = &[$(
@@ -348,7 +233,7 @@ macro_rules! node_kinds {
                 runtime: stringify!($variant),
                 syntax: Syntax::$syntax,
                 children: Children::$children,
-                params: $params,
+                params: <args::$params as args::Read>::PARAMS,
                 needs_context: node_kinds!(@has context $($need)*),
                 needs_shared: node_kinds!(@has gate $($need)*)
                     || node_kinds!(@has cooldown $($need)*)
@@ -375,6 +260,45 @@ macro_rules! node_kinds {
             },
         )*];
     };
+    // Keyword kinds get a variant of `Typed` and a reading arm; the others
+    // (written as Rust or as `keyword <expression>`) read no arguments.
+    (@typed [$($typed:tt)*] [$($arms:tt)*] $variant:ident Keyword $params:ident; $($rest:tt)*) => {
+        node_kinds!(@typed
+            [$($typed)* #[doc = concat!("`", stringify!($variant), "`'s arguments.")] $variant(args::$params),]
+            [$($arms)* Kind::$variant => Some(|reader| {
+                <args::$params as args::Read>::read(reader).map(Typed::$variant)
+            }),]
+            $($rest)*);
+    };
+    (@typed [$($typed:tt)*] [$($arms:tt)*] $variant:ident $syntax:ident $params:ident; $($rest:tt)*) => {
+        node_kinds!(@typed [$($typed)*] [$($arms)* Kind::$variant => None,] $($rest)*);
+    };
+    (@typed [$($typed:tt)*] [$($arms:tt)*]) => {
+        /// A keyword node's arguments, typed: one variant per kind written
+        /// with a keyword, holding the struct its row names.
+        ///
+        /// Its variants differ in size; the syntax tree boxes it.
+        #[derive(Clone)]
+        #[allow(clippy::large_enum_variant)]
+        pub enum Typed { $($typed)* }
+
+        impl Typed {
+            /// Whether the node can let its parent pass over it
+            /// ([`args::Read::skips`]).
+            pub fn skips(&self) -> bool {
+                node_kinds!(@skips self [$($typed)*])
+            }
+        }
+
+        /// How `kind`'s arguments are read into its [`Typed`] variant;
+        /// `None` for a kind written without a keyword.
+        pub fn read_args(kind: Kind) -> Option<args::ReadFn<Typed>> {
+            match kind { $($arms)* }
+        }
+    };
+    (@skips $self:ident [$(#[$doc:meta] $variant:ident($params:ty),)*]) => {
+        match $self { $(Typed::$variant(args) => args::Read::skips(args),)* }
+    };
     (@has $want:ident) => { false };
     (@has context context $($rest:ident)*) => { true };
     (@has gate gate $($rest:ident)*) => { true };
@@ -386,115 +310,116 @@ macro_rules! node_kinds {
     (@has $want:ident $other:ident $($rest:ident)*) => { node_kinds!(@has $want $($rest)*) };
 }
 
+use crate::args;
 use Btcpp::{Builtin, Model};
 use Category::{Action, Condition, Control, Decorator};
 
 node_kinds! {
-    Sequence = "sequence", Keyword, Many, NONE, [on_success], Builtin("Sequence"),
+    Sequence = "sequence", Keyword, Many, NoArgs, [on_success], Builtin("Sequence"),
         "Children in order until one fails; resumes at the running child.";
-    SequenceWithMemory = "sequence_with_memory", Keyword, Many, NONE, [on_success], Builtin("SequenceWithMemory"),
+    SequenceWithMemory = "sequence_with_memory", Keyword, Many, NoArgs, [on_success], Builtin("SequenceWithMemory"),
         "A sequence that also resumes at the child that failed, until the sequence succeeds.";
-    ReactiveSequence = "reactive_sequence", Keyword, Many, NONE, [on_success], Builtin("ReactiveSequence"),
+    ReactiveSequence = "reactive_sequence", Keyword, Many, NoArgs, [on_success], Builtin("ReactiveSequence"),
         "Children in order from the first every tick; an earlier child that fails or runs halts the later running one.";
-    Select = "select", Keyword, Many, NONE, [on_failure], Builtin("Fallback"),
+    Select = "select", Keyword, Many, NoArgs, [on_failure], Builtin("Fallback"),
         "Children in order until one succeeds; resumes at the running child.";
-    ReactiveSelect = "reactive_select", Keyword, Many, NONE, [on_failure], Builtin("ReactiveFallback"),
+    ReactiveSelect = "reactive_select", Keyword, Many, NoArgs, [on_failure], Builtin("ReactiveFallback"),
         "Children in order from the first every tick; an earlier child that succeeds or runs halts the later running one.";
-    AsyncSequence = "async_sequence", Keyword, Many, NONE, [on_success], Builtin("AsyncSequence"),
+    AsyncSequence = "async_sequence", Keyword, Many, NoArgs, [on_success], Builtin("AsyncSequence"),
         "A sequence that returns Running after a child that succeeded in the tick it started, and goes on with the next child on the next tick.";
-    AsyncSelect = "async_select", Keyword, Many, NONE, [on_failure], Builtin("AsyncFallback"),
+    AsyncSelect = "async_select", Keyword, Many, NoArgs, [on_failure], Builtin("AsyncFallback"),
         "A select that returns Running after a child that failed in the tick it started, and goes on with the next child on the next tick.";
-    TryCatch = "try_catch", Keyword, ThenLast, NONE, [on_success], Builtin("TryCatch"),
+    TryCatch = "try_catch", Keyword, ThenLast, NoArgs, [on_success], Builtin("TryCatch"),
         "The children but the last as a sequence; if one fails, the last child runs and then the node fails.";
-    IfThenElse = "if_then_else", Keyword, Branches, NONE, [], Builtin("IfThenElse"),
+    IfThenElse = "if_then_else", Keyword, Branches, NoArgs, [], Builtin("IfThenElse"),
         "Runs the condition child once, then the second child if it succeeded, else the third.";
-    WhileDoElse = "while_do_else", Keyword, Branches, NONE, [], Builtin("WhileDoElse"),
+    WhileDoElse = "while_do_else", Keyword, Branches, NoArgs, [], Builtin("WhileDoElse"),
         "Re-checks the condition child every tick; runs the second child while it succeeds, else the third.";
-    Parallel = "parallel", Keyword, Many, PARALLEL, [], Builtin("Parallel"),
+    Parallel = "parallel", Keyword, Many, Parallel, [], Builtin("Parallel"),
         "Ticks every unfinished child; succeeds once `success` children succeeded, fails once `failure` failed.";
-    ParallelAll = "parallel_all", Keyword, Many, PARALLEL_ALL, [], Builtin("ParallelAll"),
+    ParallelAll = "parallel_all", Keyword, Many, ParallelAll, [], Builtin("ParallelAll"),
         "Ticks every unfinished child until all finished; fails if `max_failures` of them failed.";
-    Invert = "invert", Keyword, One, NONE, [], Builtin("Inverter"),
+    Invert = "invert", Keyword, One, NoArgs, [], Builtin("Inverter"),
         "Swaps the child's Success and Failure.";
-    ForceSuccess = "force_success", Keyword, One, NONE, [], Builtin("ForceSuccess"),
+    ForceSuccess = "force_success", Keyword, One, NoArgs, [], Builtin("ForceSuccess"),
         "Success once the child finishes, whatever it returned.";
-    ForceFailure = "force_failure", Keyword, One, NONE, [], Builtin("ForceFailure"),
+    ForceFailure = "force_failure", Keyword, One, NoArgs, [], Builtin("ForceFailure"),
         "Failure once the child finishes, whatever it returned.";
-    KeepRunningUntilFailure = "keep_running_until_failure", Keyword, One, NONE, [], Builtin("KeepRunningUntilFailure"),
+    KeepRunningUntilFailure = "keep_running_until_failure", Keyword, One, NoArgs, [], Builtin("KeepRunningUntilFailure"),
         "Running while the child succeeds or runs; Failure once it fails.";
-    Repeat = "repeat", Keyword, One, BOUND, [], Builtin("Repeat"),
+    Repeat = "repeat", Keyword, One, Bound, [], Builtin("Repeat"),
         "Runs the child again after each success, `count` times or `forever`.";
-    Retry = "retry", Keyword, One, BOUND, [], Builtin("RetryUntilSuccessful"),
+    Retry = "retry", Keyword, One, Bound, [], Builtin("RetryUntilSuccessful"),
         "Runs the child again after each failure, `count` times or `forever`.";
-    ForEach = "for_each", Keyword, One, FOR_EACH, [], Model(Decorator),
+    ForEach = "for_each", Keyword, One, ForEach, [], Model(Decorator),
         "Runs the child once per item the expression gives (`Some`), the item bound for it; `if_empty` (success by default) once it gives `None`.";
-    Prioritized = "prioritized", Keyword, Guarded, REDECIDES, [], Model(Control),
+    Prioritized = "prioritized", Keyword, Guarded, Redecides, [], Model(Control),
         "Spore's prioritized list: earlier guards interrupt later children.";
-    Sequential = "sequential", Keyword, Guarded, REDECIDES, [], Model(Control),
+    Sequential = "sequential", Keyword, Guarded, Redecides, [], Model(Control),
         "Deciders tried in turn, starting after the one chosen last.";
-    Random = "random", Keyword, Guarded, RNG_AND_REDECIDES, [], Model(Control),
+    Random = "random", Keyword, Guarded, Drawn, [], Model(Control),
         "One accepting decider, chosen at random.";
-    Shuffle = "shuffle", Keyword, Guarded, RNG_AND_REDECIDES, [], Model(Control),
+    Shuffle = "shuffle", Keyword, Guarded, Drawn, [], Model(Control),
         "Each accepting decider once per round, in random order.";
-    Scored = "scored", Keyword, Guarded, REDECIDES, [], Model(Control),
+    Scored = "scored", Keyword, Guarded, Redecides, [], Model(Control),
         "The accepting decider with the best score.";
-    Scope = "scope", Keyword, One, SCOPE, [], Model(Decorator),
+    Scope = "scope", Keyword, One, Scope, [], Model(Decorator),
         "Hooks run on entering, on every tick and on leaving (exit guaranteed).";
-    After = "after", Keyword, One, AFTER, [], Model(Decorator),
+    After = "after", Keyword, One, After, [], Model(Decorator),
         "Runs an expression once the child succeeded, failed, finished either way, or was halted.";
-    SkipIf = "skip_if", Keyword, One, EXPR, [], Model(Decorator),
+    SkipIf = "skip_if", Keyword, One, Skipping, [], Model(Decorator),
         "Before the child starts: if the expression is true, its parent passes over the node.";
-    SuccessIf = "success_if", Keyword, One, EXPR, [], Model(Decorator),
+    SuccessIf = "success_if", Keyword, One, Expression, [], Model(Decorator),
         "Before the child starts: if the expression is true, Success without ticking it.";
-    FailureIf = "failure_if", Keyword, One, EXPR, [], Model(Decorator),
+    FailureIf = "failure_if", Keyword, One, Expression, [], Model(Decorator),
         "Before the child starts: if the expression is true, Failure without ticking it.";
-    Precondition = "precondition", Keyword, One, PRECONDITION, [], Builtin("Precondition"),
+    Precondition = "precondition", Keyword, One, Precondition, [], Builtin("Precondition"),
         "Before the child starts: unless the condition holds, `otherwise` (failure by default) without ticking it.";
-    RunWhile = "run_while", Keyword, One, EXPR, [], Model(Decorator),
+    RunWhile = "run_while", Keyword, One, Skipping, [], Model(Decorator),
         "Checked before the child starts and every tick it runs: when false, the child is halted and the parent passes over the node.";
-    Wait = "wait", Keyword, None, SECONDS, [context], Builtin("Sleep"),
+    Wait = "wait", Keyword, None, Seconds, [context], Builtin("Sleep"),
         "Running for `seconds` after its first tick, then Success.";
-    Timeout = "timeout", Keyword, One, SECONDS, [context], Builtin("Timeout"),
+    Timeout = "timeout", Keyword, One, Seconds, [context], Builtin("Timeout"),
         "The child fails, halted, if it runs longer than `seconds`.";
-    Delay = "delay", Keyword, One, SECONDS, [context], Builtin("Delay"),
+    Delay = "delay", Keyword, One, Seconds, [context], Builtin("Delay"),
         "Running for `seconds`, then the child.";
-    Cooldown = "cooldown", Keyword, One, SECONDS, [context], Model(Decorator),
+    Cooldown = "cooldown", Keyword, One, Seconds, [context], Model(Decorator),
         "Fails without ticking the child for `seconds` after it finished.";
-    Every = "every", Keyword, One, SECONDS, [context], Model(Decorator),
+    Every = "every", Keyword, One, Seconds, [context], Model(Decorator),
         "Starts the child at most once every `seconds`; fails without ticking it in between.";
-    RunOnce = "run_once", Keyword, One, RUN_ONCE, [], Builtin("RunOnce"),
+    RunOnce = "run_once", Keyword, One, RunOnce, [], Builtin("RunOnce"),
         "Runs the child until it finishes once; later ticks return how it finished, or pass over the node with `then_skip = true`.";
-    Gate = "gate", Keyword, One, GATE, [gate], Model(Decorator),
+    Gate = "gate", Keyword, One, Gate, [gate], Model(Decorator),
         "At most `capacity` agents inside the child at once.";
-    GlobalCooldown = "global_cooldown", Keyword, One, SECONDS, [context, cooldown], Model(Decorator),
+    GlobalCooldown = "global_cooldown", Keyword, One, Seconds, [context, cooldown], Model(Decorator),
         "No agent enters the child until `seconds` after any agent finished it.";
-    Rendezvous = "rendezvous", Keyword, One, RENDEZVOUS, [meeting, binds], Model(Decorator),
+    Rendezvous = "rendezvous", Keyword, One, Rendezvous, [meeting, binds], Model(Decorator),
         "Waits until `members` agents joined, then runs the child with each one's role.";
-    Sync = "sync", Keyword, None, NONE, [], Model(Action),
+    Sync = "sync", Keyword, None, NoArgs, [], Model(Action),
         "Inside a rendezvous: waits for every member to arrive.";
-    Request = "request", Keyword, None, REQUEST, [context], Model(Action),
+    Request = "request", Keyword, None, Request, [context], Model(Action),
         "Pushes the request into the stream, then Running until its answer arrives; halting it pushes a cancellation.";
-    Monitor = "monitor", Keyword, None, EXPR, [], Model(Condition),
+    Monitor = "monitor", Keyword, None, Expression, [], Model(Condition),
         "Like `cond`; when false it is armed, and restarts the tree once it turns true.";
-    Switch = "switch", Keyword, Arms, EXPR, [], Model(Control),
+    Switch = "switch", Keyword, Arms, Expression, [], Model(Control),
         "Runs the arm whose pattern matches; halts the previous arm on a change.";
-    SwitchEq = "switch_eq", Keyword, Cases, EXPR, [], Model(Control),
+    SwitchEq = "switch_eq", Keyword, Cases, Expression, [], Model(Control),
         "Runs the first arm whose case equals the value (`==`), else the `_` arm; halts the previous arm on a change.";
-    Cond = "cond", Expr, None, NONE, [], Model(Condition),
+    Cond = "cond", Expr, None, NoArgs, [], Model(Condition),
         "Success if the `bool` expression is true, Failure if false.";
-    Action = "action", Expr, None, NONE, [], Model(Action),
+    Action = "action", Expr, None, NoArgs, [], Model(Action),
         "The `Status` expression, evaluated each tick it is reached.";
-    Instant = "instant", Expr, None, NONE, [], Model(Action),
+    Instant = "instant", Expr, None, NoArgs, [], Model(Action),
         "The `Outcome` expression: an action that finishes in the tick it runs.";
-    Leaf = "leaf", Rust, None, NONE, [], Model(Action),
+    Leaf = "leaf", Rust, None, NoArgs, [], Model(Action),
         "A stateful leaf type: start, tick and halt, with memory while it runs.";
-    Subtree = "subtree", Rust, None, NONE, [], Builtin("SubTree"),
+    Subtree = "subtree", Rust, None, NoArgs, [], Builtin("SubTree"),
         "An embedded tree generated by this macro.";
-    Success = "success", Keyword, None, NONE, [], Builtin("AlwaysSuccess"),
+    Success = "success", Keyword, None, NoArgs, [], Builtin("AlwaysSuccess"),
         "Always Success.";
-    Failure = "failure", Keyword, None, NONE, [], Builtin("AlwaysFailure"),
+    Failure = "failure", Keyword, None, NoArgs, [], Builtin("AlwaysFailure"),
         "Always Failure.";
-    Running = "running", Keyword, None, NONE, [], Model(Action),
+    Running = "running", Keyword, None, NoArgs, [], Model(Action),
         "Always Running.";
 }
 

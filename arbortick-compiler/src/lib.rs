@@ -39,36 +39,28 @@ pub fn expand(tokens: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
     let mut errors = errors::Errors::default();
     let input = parse::parse(tokens, &mut errors);
     check::check(&input, &mut errors);
-    if !errors.is_empty() {
-        // One skeleton per name: a tree defined twice is declared once.
-        let mut declared = std::collections::HashSet::new();
-        let skeletons = input
+    let lowered = match errors.reported() {
+        Some(reported) => Err(reported),
+        None => input
             .trees
             .iter()
-            .filter(|tree| declared.insert(tree.name.to_string()))
-            .map(generate::skeleton);
-        let errors = errors.to_compile_errors();
-        return quote::quote!(#errors #(#skeletons)*);
+            .map(|tree| lower::lower(tree, &mut errors))
+            .collect::<Result<Vec<_>, _>>(),
+    };
+    match lowered {
+        Ok(trees) => trees.iter().map(generate::generate).collect(),
+        Err(errors::Reported { .. }) => {
+            // One skeleton per name: a tree defined twice is declared once.
+            let mut declared = std::collections::HashSet::new();
+            let skeletons = input
+                .trees
+                .iter()
+                .filter(|tree| declared.insert(tree.name.to_string()))
+                .map(generate::skeleton);
+            let errors = errors.to_compile_errors();
+            quote::quote!(#errors #(#skeletons)*)
+        }
     }
-    input
-        .trees
-        .iter()
-        .map(|tree| match lower::lower(tree) {
-            Some(ir) => generate::generate(&ir),
-            None => {
-                let error = syn::Error::new(
-                    tree.name.span(),
-                    format!(
-                        "tree `{}` could not be compiled; please report this",
-                        tree.name
-                    ),
-                )
-                .to_compile_error();
-                let skeleton = generate::skeleton(tree);
-                quote::quote!(#error #skeleton)
-            }
-        })
-        .collect()
 }
 
 /// A tree written by `macro_rules!` receives its `$x:literal` and
@@ -161,7 +153,11 @@ mod tests {
         let expansion: proc_macro2::TokenStream = input
             .trees
             .iter()
-            .map(|tree| super::generate::generate(&super::lower::lower(tree).unwrap()))
+            .map(|tree| {
+                super::generate::generate(
+                    &super::lower::lower(tree, &mut Default::default()).unwrap(),
+                )
+            })
             .collect();
         prettyplease::unparse(&syn::parse2::<syn::File>(expansion).expect("expansion parses"))
     }

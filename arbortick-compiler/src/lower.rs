@@ -1,25 +1,51 @@
 //! [`ast`](crate::ast) -> [`ir`](crate::ir): flattens each checked tree into
 //! a pre-order node table and computes the state layout facts.
 
-use crate::args::{Value, Values};
+use crate::args::Spanned;
 use crate::ast::{self, NodeKind};
 use crate::check;
+use crate::errors::{Errors, Reported};
 use crate::ir::{self, Field, FlagMode, Keep, Kind, Node, Policy, Release, Shape, Tree};
 use crate::kinds;
-use crate::kinds::Otherwise;
+use crate::kinds::{Otherwise, Typed};
 use bt_runtime::Status;
 use proc_macro2::Span;
 use quote::ToTokens;
 
-/// Lowers one tree that passed [`check`](crate::check). `None` only if the
-/// tree holds something `check` should have rejected.
-pub fn lower(tree: &ast::TreeDef) -> Option<Tree> {
+/// Lowers one tree that passed [`check`](crate::check). Each fact lowering
+/// needs (a kind's arguments, where a skipping node sits, a `parallel`'s
+/// thresholds...) comes from the rule that checked it, so lowering fails
+/// only with that rule's own error, which `check` reported already.
+pub fn lower(tree: &ast::TreeDef, errors: &mut Errors) -> Result<Tree, Reported> {
     let mut nodes = Vec::new();
-    push(tree.roots.first()?, None, 0, None, &mut nodes)?;
+    let root = check::root(tree).map_err(|e| errors.report(e))?;
+    let mut lowering = Lowering {
+        tree,
+        nodes: &mut nodes,
+        errors,
+    };
+    // Pre-order, without recursion (a tree may nest hundreds deep):
+    // children go on the stack last first, so the first child's subtree is
+    // numbered before the second child.
+    let mut stack = vec![(root, None, 0, None)];
+    while let Some((node, parent, depth, rendezvous)) = stack.pop() {
+        let id = lowering.push(node, parent, depth, rendezvous)?;
+        if let Some(parent) = parent {
+            lowering.nodes[parent].children.push(id);
+        }
+        let inner = if let Kind::Rendezvous { .. } = lowering.nodes[id].kind {
+            Some(id)
+        } else {
+            rendezvous
+        };
+        for child in node.children().iter().rev() {
+            stack.push((child, Some(id), depth + 1, inner));
+        }
+    }
     let context = check::context_param(&tree.params).map(|p| p.name.clone());
     let activation_times = context.is_some() && tree.activation_times.is_some();
     analyse(&mut nodes, activation_times);
-    Some(Tree {
+    Ok(Tree {
         attrs: tree.attrs.clone(),
         vis: tree.vis.clone(),
         name: tree.name.clone(),
@@ -42,335 +68,328 @@ pub fn lower(tree: &ast::TreeDef) -> Option<Tree> {
     })
 }
 
-/// Appends `node` and its subtree in pre-order; returns its id.
-/// `rendezvous` is the innermost enclosing rendezvous node.
-fn push(
-    node: &ast::Node,
-    parent: Option<usize>,
-    depth: usize,
-    rendezvous: Option<usize>,
-    nodes: &mut Vec<Node>,
-) -> Option<usize> {
-    let id = nodes.len();
-    let start = node
-        .label
-        .as_ref()
-        .map_or(node.span, |l| l.apostrophe)
-        .start();
-    let (kind, detail) = match &node.kind {
-        NodeKind::Keyword {
-            kind,
-            ident,
-            args,
-            values,
-            children,
-            binding,
-            ..
-        } => {
-            let mut detail = match args {
-                Some(a) => format!("{ident}{}", source(a.span, || args_text(a))),
-                None => ident.to_string(),
-            };
-            if let Some(binding) = binding {
-                detail = format!("{detail} as {binding}");
-            }
-            let monitors = nodes
-                .iter()
-                .filter(|n| matches!(n.kind, Kind::Monitor { .. }))
-                .count();
-            let requests = nodes
-                .iter()
-                .filter(|n| matches!(n.kind, Kind::Request { .. }))
-                .count();
-            let skip = parent.and_then(|p| check::passes_over(nodes[p].row));
-            let at = Place {
-                children: children.len(),
-                skip: skip.map(|success| {
-                    if success {
-                        Status::Success
-                    } else {
-                        Status::Failure
-                    }
-                }),
-                binding: binding.as_ref(),
-                rendezvous,
-                monitors,
-                requests,
-            };
-            (keyword_kind(*kind, values, at)?, detail)
-        }
-        NodeKind::Cond(e) => (Kind::Cond(e.clone()), format!("cond {}", expr_text(e))),
-        NodeKind::Action(e) => (Kind::Action(e.clone()), format!("action {}", expr_text(e))),
-        NodeKind::Instant(e) => (
-            Kind::Instant(e.clone()),
-            format!("instant {}", expr_text(e)),
-        ),
-        NodeKind::Leaf { path, literal } => (
-            Kind::Leaf {
-                path: path.clone(),
-                literal: literal.clone(),
-            },
-            expr_text(literal),
-        ),
-        NodeKind::Subtree {
-            path,
-            args,
-            paren,
-            call,
-        } => (
-            Kind::Subtree {
-                path: path.clone(),
-                args: args.clone(),
-                paren: *paren,
-            },
-            expr_text(call),
-        ),
-    };
-    nodes.push(Node {
-        id,
-        row: node.kind(),
-        parent,
-        depth,
-        children: Vec::new(),
-        kind,
-        label: node.label.as_ref().map(|l| l.ident.to_string()),
-        line: u32::try_from(start.line).unwrap_or(u32::MAX),
-        column: u32::try_from(start.column + 1).unwrap_or(u32::MAX),
-        detail,
-        guard: node.guard.as_ref().map(guard),
-        arm: node.arm.as_deref().cloned(),
-        can_run: false,
-        has_state: false,
-        shape: Shape::None,
-        keep: Vec::new(),
-    });
-    let inner = if let Kind::Rendezvous { .. } = nodes[id].kind {
-        Some(id)
-    } else {
-        rendezvous
-    };
-    for child in node.children() {
-        let child_id = push(child, Some(id), depth + 1, inner, nodes)?;
-        nodes[id].children.push(child_id);
-    }
-    Some(id)
+struct Lowering<'a> {
+    tree: &'a ast::TreeDef,
+    nodes: &'a mut Vec<Node>,
+    errors: &'a mut Errors,
 }
 
-/// What a keyword node's IR kind depends on besides its arguments.
+impl Lowering<'_> {
+    /// Appends `node` (without its children); returns its id.
+    /// `rendezvous` is the innermost enclosing rendezvous node.
+    fn push(
+        &mut self,
+        node: &ast::Node,
+        parent: Option<usize>,
+        depth: usize,
+        rendezvous: Option<usize>,
+    ) -> Result<usize, Reported> {
+        let id = self.nodes.len();
+        let start = node
+            .label
+            .as_ref()
+            .map_or(node.span, |l| l.apostrophe)
+            .start();
+        let (kind, detail) = match &node.kind {
+            NodeKind::Keyword {
+                kind,
+                ident,
+                args,
+                typed,
+                children,
+                binding,
+                ..
+            } => {
+                let mut detail = match args {
+                    Some(a) => format!("{ident}{}", source(a.span, || args_text(a))),
+                    None => ident.to_string(),
+                };
+                if let Some(binding) = binding {
+                    detail = format!("{detail} as {binding}");
+                }
+                let count = |matches: fn(&Kind) -> bool| {
+                    let n = self.nodes.iter().filter(|n| matches(&n.kind)).count();
+                    u32::try_from(n).unwrap_or(u32::MAX)
+                };
+                let at = Place {
+                    kind: *kind,
+                    ident,
+                    parent: parent.map(|p| self.nodes[p].row),
+                    children: children.len(),
+                    binding: binding.as_ref(),
+                    rendezvous,
+                    monitors: count(|k| matches!(k, Kind::Monitor { .. })),
+                    requests: count(|k| matches!(k, Kind::Request { .. })),
+                };
+                let typed = typed.as_deref().map_err(|reported| *reported)?;
+                (self.keyword_kind(typed, at)?, detail)
+            }
+            NodeKind::Cond(e) => (Kind::Cond(e.clone()), format!("cond {}", expr_text(e))),
+            NodeKind::Action(e) => (Kind::Action(e.clone()), format!("action {}", expr_text(e))),
+            NodeKind::Instant(e) => (
+                Kind::Instant(e.clone()),
+                format!("instant {}", expr_text(e)),
+            ),
+            NodeKind::Leaf { path, literal } => (
+                Kind::Leaf {
+                    path: path.clone(),
+                    literal: literal.clone(),
+                },
+                expr_text(literal),
+            ),
+            NodeKind::Subtree {
+                path,
+                args,
+                paren,
+                call,
+            } => (
+                Kind::Subtree {
+                    path: path.clone(),
+                    args: args.clone(),
+                    paren: *paren,
+                },
+                expr_text(call),
+            ),
+        };
+        let guard = match &node.guard {
+            Some(g) => Some(self.guard(g)?),
+            None => None,
+        };
+        self.nodes.push(Node {
+            id,
+            row: node.kind(),
+            parent,
+            depth,
+            children: Vec::new(),
+            kind,
+            label: node.label.as_ref().map(|l| l.ident.to_string()),
+            line: u32::try_from(start.line).unwrap_or(u32::MAX),
+            column: u32::try_from(start.column + 1).unwrap_or(u32::MAX),
+            detail,
+            guard,
+            arm: node.arm.as_deref().cloned(),
+            can_run: false,
+            has_state: false,
+            shape: Shape::None,
+            keep: Vec::new(),
+        });
+        Ok(id)
+    }
+
+    /// Reports an error of the rule that checked a fact (so already
+    /// reported by `check`).
+    fn checked<T>(&mut self, fact: syn::Result<T>) -> Result<T, Reported> {
+        fact.map_err(|e| self.errors.report(e))
+    }
+
+    /// The IR kind of a keyword node, from its typed arguments and its place.
+    fn keyword_kind(&mut self, typed: &Typed, at: Place) -> Result<Kind, Reported> {
+        let decider = |policy, rng: Option<&syn::Expr>, redecides| Kind::Decider {
+            policy,
+            rng: rng.cloned(),
+            redecides,
+        };
+        let skip =
+            |this: &mut Self| this.checked(check::passed_over_as(at.parent, at.kind, at.ident));
+        // What a node that does not run its child returns, as `otherwise`
+        // says.
+        let status = |this: &mut Self, otherwise| match otherwise {
+            Otherwise::Success => Ok(Status::Success),
+            Otherwise::Failure => Ok(Status::Failure),
+            Otherwise::Running => Ok(Status::Running),
+            Otherwise::Skip => skip(this),
+        };
+        let n = at.children;
+        let threshold = |this: &mut Self, key, given: Option<Spanned<i64>>, default| match given {
+            Some(given) => this.checked(check::threshold(at.kind, key, given, n)),
+            None => Ok(default),
+        };
+        Ok(match typed {
+            Typed::Sequence(_) => Kind::Sequence,
+            Typed::SequenceWithMemory(_) => Kind::SequenceWithMemory,
+            Typed::IfThenElse(_) => Kind::IfThenElse,
+            Typed::WhileDoElse(_) => Kind::WhileDoElse,
+            Typed::ReactiveSequence(_) => Kind::ReactiveSequence,
+            Typed::Select(_) => Kind::Select,
+            Typed::ReactiveSelect(_) => Kind::ReactiveSelect,
+            Typed::AsyncSequence(_) => Kind::AsyncSequence,
+            Typed::AsyncSelect(_) => Kind::AsyncSelect,
+            Typed::TryCatch(_) => Kind::TryCatch,
+            Typed::Parallel(p) => {
+                let all = u32::try_from(n).unwrap_or(u32::MAX);
+                let success = threshold(self, "success", p.success, all)?;
+                // Success becomes impossible once more than `n - success` failed.
+                let failure = threshold(self, "failure", p.failure, 1)?.min(all - success + 1);
+                Kind::Parallel { success, failure }
+            }
+            Typed::ParallelAll(p) => Kind::ParallelAll {
+                max_failures: threshold(self, "max_failures", p.max_failures, 1)?,
+            },
+            Typed::Invert(_) => Kind::Invert,
+            Typed::ForceSuccess(_) => Kind::ForceSuccess,
+            Typed::ForceFailure(_) => Kind::ForceFailure,
+            Typed::KeepRunningUntilFailure(_) => Kind::KeepRunningUntilFailure,
+            Typed::Repeat(b) => Kind::Repeat(b.count),
+            Typed::Retry(b) => Kind::Retry(b.count),
+            Typed::Prioritized(d) => decider(Policy::Prioritized, None, d.redecides),
+            Typed::Sequential(d) => decider(Policy::Sequential, None, d.redecides),
+            Typed::Random(d) => decider(Policy::Random, Some(&d.rng), d.redecides),
+            Typed::Shuffle(d) => decider(Policy::Shuffle, Some(&d.rng), d.redecides),
+            Typed::Scored(d) => decider(Policy::Scored, None, d.redecides),
+            Typed::Scope(s) => Kind::Scope {
+                enter: s.enter.clone(),
+                tick: s.tick.clone(),
+                exit: s.exit.clone(),
+            },
+            Typed::Wait(s) => Kind::Wait(s.seconds.clone()),
+            Typed::Timeout(s) => Kind::Timeout(s.seconds.clone()),
+            Typed::Delay(s) => Kind::Delay(s.seconds.clone()),
+            Typed::Cooldown(s) => Kind::Cooldown(s.seconds.clone()),
+            Typed::RunOnce(r) => Kind::RunOnce {
+                skip: if r.then_skip { Some(skip(self)?) } else { None },
+            },
+            Typed::Every(s) => Kind::Every(s.seconds.clone()),
+            Typed::After(a) => Kind::After {
+                success: a.success.clone(),
+                failure: a.failure.clone(),
+                finished: a.finished.clone(),
+                halted: a.halted.clone(),
+            },
+            Typed::SkipIf(s) => Kind::Precondition {
+                expr: s.expression.clone(),
+                then: skip(self)?,
+                when: true,
+                skips: true,
+            },
+            Typed::SuccessIf(e) => Kind::Precondition {
+                expr: e.expression.clone(),
+                then: Status::Success,
+                when: true,
+                skips: false,
+            },
+            Typed::FailureIf(e) => Kind::Precondition {
+                expr: e.expression.clone(),
+                then: Status::Failure,
+                when: true,
+                skips: false,
+            },
+            Typed::ForEach(f) => Kind::ForEach {
+                item: f.item.clone(),
+                then: status(self, f.if_empty)?,
+                skips: f.if_empty == Otherwise::Skip,
+            },
+            Typed::Precondition(p) => Kind::Precondition {
+                expr: p.condition.clone(),
+                then: status(self, p.otherwise)?,
+                when: false,
+                skips: p.otherwise == Otherwise::Skip,
+            },
+            Typed::RunWhile(s) => Kind::RunWhile {
+                expr: s.expression.clone(),
+                skip: skip(self)?,
+            },
+            Typed::Gate(g) => Kind::Gate(g.capacity),
+            Typed::GlobalCooldown(s) => Kind::GlobalCooldown(s.seconds.clone()),
+            Typed::Rendezvous(r) => Kind::Rendezvous {
+                n: r.members.value,
+                role: self
+                    .checked(check::role(at.kind, at.ident, at.binding))?
+                    .clone(),
+            },
+            Typed::Sync(_) => Kind::Sync {
+                rendezvous: match at.rendezvous {
+                    Some(r) => r,
+                    None => return Err(self.errors.report(check::sync_outside(at.ident))),
+                },
+            },
+            Typed::Monitor(e) => Kind::Monitor {
+                expr: e.expression.clone(),
+                index: at.monitors as usize,
+            },
+            Typed::Switch(e) | Typed::SwitchEq(e) => Kind::Switch(e.expression.clone()),
+            Typed::Request(r) => Kind::Request {
+                stream: self
+                    .checked(check::request_stream(self.tree, &r.stream))?
+                    .clone(),
+                request: r.request.clone(),
+                slot: at.requests,
+            },
+            Typed::Success(_) => Kind::Constant(Status::Success),
+            Typed::Failure(_) => Kind::Constant(Status::Failure),
+            Typed::Running(_) => Kind::Constant(Status::Running),
+        })
+    }
+}
+
+/// Where a keyword node sits: what its IR kind depends on besides its
+/// arguments.
 struct Place<'a> {
+    kind: kinds::Kind,
+    /// Its keyword as written.
+    ident: &'a syn::Ident,
+    /// The parent's kind, unless it is the root.
+    parent: Option<kinds::Kind>,
     children: usize,
-    /// The status the parent passes over (Success under a sequence,
-    /// Failure under a select), if it has such a parent.
-    skip: Option<Status>,
     binding: Option<&'a syn::Ident>,
     /// The innermost enclosing rendezvous.
     rendezvous: Option<usize>,
     /// Monitors before this node in the tree.
-    monitors: usize,
+    monitors: u32,
     /// Request nodes before this node in the tree.
-    requests: usize,
+    requests: u32,
 }
 
-/// The IR kind of a keyword node, from its typed arguments. `None` when a
-/// required argument is missing (reported while parsing).
-fn keyword_kind(kind: kinds::Kind, values: &Values, at: Place) -> Option<Kind> {
-    use kinds::Kind as K;
-    let decider = |policy| Kind::Decider {
-        policy,
-        rng: values.expr("rng").cloned(),
-        redecides: values.count("redecides"),
-    };
-    let seconds = || values.seconds("seconds").cloned();
-    Some(match kind {
-        K::Sequence => Kind::Sequence,
-        K::SequenceWithMemory => Kind::SequenceWithMemory,
-        K::IfThenElse => Kind::IfThenElse,
-        K::WhileDoElse => Kind::WhileDoElse,
-        K::ReactiveSequence => Kind::ReactiveSequence,
-        K::Select => Kind::Select,
-        K::ReactiveSelect => Kind::ReactiveSelect,
-        K::AsyncSequence => Kind::AsyncSequence,
-        K::AsyncSelect => Kind::AsyncSelect,
-        K::TryCatch => Kind::TryCatch,
-        K::Parallel => {
-            let n = u32::try_from(at.children).ok()?;
-            let threshold = |key| match values.threshold(key) {
-                Some(given) => check::resolve_threshold(given, at.children),
-                None => Some(if key == "success" { n } else { 1 }),
+impl Lowering<'_> {
+    fn guard(&mut self, guard: &ast::Guard) -> Result<ir::Guard, Reported> {
+        let mut clauses = Vec::new();
+        for clause in &guard.clauses {
+            let text = tokens_text(clause.tokens.clone());
+            let mut push = |kind| {
+                clauses.push(ir::Clause {
+                    kind,
+                    text: text.clone(),
+                })
             };
-            let success = threshold("success")?;
-            // Success becomes impossible once more than `n - success` failed.
-            let failure = threshold("failure")?.min(n - success + 1);
-            Kind::Parallel { success, failure }
-        }
-        K::ParallelAll => Kind::ParallelAll {
-            max_failures: match values.threshold("max_failures") {
-                Some(given) => check::resolve_threshold(given, at.children)?,
-                None => 1,
-            },
-        },
-        K::Invert => Kind::Invert,
-        K::ForceSuccess => Kind::ForceSuccess,
-        K::ForceFailure => Kind::ForceFailure,
-        K::KeepRunningUntilFailure => Kind::KeepRunningUntilFailure,
-        K::Repeat => Kind::Repeat(values.bound("count")?),
-        K::Retry => Kind::Retry(values.bound("count")?),
-        K::Prioritized => decider(Policy::Prioritized),
-        K::Sequential => decider(Policy::Sequential),
-        K::Random => decider(Policy::Random),
-        K::Shuffle => decider(Policy::Shuffle),
-        K::Scored => decider(Policy::Scored),
-        K::Scope => Kind::Scope {
-            enter: values.expr("enter").cloned(),
-            tick: values.expr("tick").cloned(),
-            exit: values.expr("exit").cloned(),
-        },
-        K::Wait => Kind::Wait(seconds()?),
-        K::Timeout => Kind::Timeout(seconds()?),
-        K::Delay => Kind::Delay(seconds()?),
-        K::Cooldown => Kind::Cooldown(seconds()?),
-        K::RunOnce => Kind::RunOnce {
-            skip: match values.flag("then_skip") {
-                Some(true) => Some(at.skip?),
-                _ => None,
-            },
-        },
-        K::Every => Kind::Every(seconds()?),
-        K::After => Kind::After {
-            success: values.expr("success").cloned(),
-            failure: values.expr("failure").cloned(),
-            finished: values.expr("finished").cloned(),
-            halted: values.expr("halted").cloned(),
-        },
-        K::SkipIf => Kind::Precondition {
-            expr: values.expr("expression")?.clone(),
-            then: at.skip?,
-            when: true,
-            skips: true,
-        },
-        K::SuccessIf => Kind::Precondition {
-            expr: values.expr("expression")?.clone(),
-            then: Status::Success,
-            when: true,
-            skips: false,
-        },
-        K::FailureIf => Kind::Precondition {
-            expr: values.expr("expression")?.clone(),
-            then: Status::Failure,
-            when: true,
-            skips: false,
-        },
-        K::ForEach => {
-            let if_empty = values.otherwise("if_empty").unwrap_or(Otherwise::Success);
-            Kind::ForEach {
-                item: values.item("item")?.clone(),
-                then: match if_empty {
-                    Otherwise::Success => Status::Success,
-                    Otherwise::Failure => Status::Failure,
-                    Otherwise::Running => Status::Running,
-                    Otherwise::Skip => at.skip?,
-                },
-                skips: if_empty == Otherwise::Skip,
-            }
-        }
-        K::Precondition => {
-            let otherwise = values.otherwise("otherwise").unwrap_or(Otherwise::Failure);
-            Kind::Precondition {
-                expr: values.expr("condition")?.clone(),
-                then: match otherwise {
-                    Otherwise::Success => Status::Success,
-                    Otherwise::Failure => Status::Failure,
-                    Otherwise::Running => Status::Running,
-                    Otherwise::Skip => at.skip?,
-                },
-                when: false,
-                skips: otherwise == Otherwise::Skip,
-            }
-        }
-        K::RunWhile => Kind::RunWhile {
-            expr: values.expr("expression")?.clone(),
-            skip: at.skip?,
-        },
-        K::Gate => Kind::Gate(values.count("capacity")?),
-        K::GlobalCooldown => Kind::GlobalCooldown(seconds()?),
-        K::Rendezvous => Kind::Rendezvous {
-            n: values.count("members")?,
-            role: at.binding?.clone(),
-        },
-        K::Sync => Kind::Sync {
-            rendezvous: at.rendezvous?,
-        },
-        K::Monitor => Kind::Monitor {
-            expr: values.expr("expression")?.clone(),
-            index: at.monitors,
-        },
-        K::Switch | K::SwitchEq => Kind::Switch(values.expr("expression")?.clone()),
-        K::Request => Kind::Request {
-            stream: match values.expr("stream")? {
-                syn::Expr::Path(p) => p.path.get_ident()?.clone(),
-                _ => return None,
-            },
-            request: values.expr("request")?.clone(),
-            slot: u32::try_from(at.requests).ok()?,
-        },
-        K::Success => Kind::Constant(Status::Success),
-        K::Failure => Kind::Constant(Status::Failure),
-        K::Running => Kind::Constant(Status::Running),
-        K::Cond | K::Action | K::Instant | K::Leaf | K::Subtree => return None,
-    })
-}
-
-fn guard(guard: &ast::Guard) -> ir::Guard {
-    let mut clauses = Vec::new();
-    for clause in &guard.clauses {
-        let text = tokens_text(clause.tokens.clone());
-        let mut push = |kind| {
-            clauses.push(ir::Clause {
-                kind,
-                text: text.clone(),
-            })
-        };
-        match &clause.kind {
-            ast::ClauseKind::When(e) => push(ir::ClauseKind::When(e.clone())),
-            ast::ClauseKind::WhenLet { pat, ty, expr } => {
-                if let Some(ty) = ty {
-                    push(ir::ClauseKind::WhenLet {
-                        pat: (**pat).clone(),
-                        ty: (**ty).clone(),
-                        expr: expr.clone(),
-                    });
+            match &clause.kind {
+                ast::ClauseKind::When(e) => push(ir::ClauseKind::When(e.clone())),
+                ast::ClauseKind::WhenLet { pat, ty, expr } => push(ir::ClauseKind::WhenLet {
+                    pat: (**pat).clone(),
+                    ty: self
+                        .checked(check::when_let_type(pat, ty.as_deref()))?
+                        .clone(),
+                    expr: expr.clone(),
+                }),
+                ast::ClauseKind::Score(e) => push(ir::ClauseKind::Score(e.clone())),
+                ast::ClauseKind::Every(every) => {
+                    let every = every.as_ref().map_err(|reported| *reported)?;
+                    push(ir::ClauseKind::Every(every.seconds.clone()));
                 }
-            }
-            ast::ClauseKind::Score(e) => push(ir::ClauseKind::Score(e.clone())),
-            ast::ClauseKind::Every(values) => {
-                if let Some(seconds) = values.seconds("seconds") {
-                    push(ir::ClauseKind::Every(seconds.clone()));
-                }
-            }
-            ast::ClauseKind::Flags { stimuli, values } => {
-                for (name, value) in values.given() {
-                    let mode = match name {
-                        "all" => FlagMode::All,
-                        "none" => FlagMode::None,
-                        _ => FlagMode::Any,
-                    };
-                    if let Value::Expr(expr) = value {
-                        push(ir::ClauseKind::Flags {
-                            stimuli: *stimuli,
-                            mode,
-                            expr: expr.clone(),
-                        });
+                ast::ClauseKind::Flags { stimuli, flags } => {
+                    let flags = flags.as_deref().map_err(|reported| *reported)?;
+                    let modes = [
+                        (FlagMode::Any, &flags.any),
+                        (FlagMode::All, &flags.all),
+                        (FlagMode::None, &flags.none),
+                    ];
+                    for (mode, expr) in modes {
+                        if let Some(expr) = expr {
+                            push(ir::ClauseKind::Flags {
+                                stimuli: *stimuli,
+                                mode,
+                                expr: expr.clone(),
+                            });
+                        }
                     }
                 }
             }
         }
+        let text = if guard.clauses.is_empty() {
+            "else".to_string()
+        } else {
+            tokens_text(guard.tokens.clone())
+        };
+        Ok(ir::Guard { clauses, text })
     }
-    let text = if guard.clauses.is_empty() {
-        "else".to_string()
-    } else {
-        tokens_text(guard.tokens.clone())
-    };
-    ir::Guard { clauses, text }
 }
 
 /// Bottom-up: children have larger ids than their parent, so a reverse
@@ -463,16 +482,49 @@ fn analyse(nodes: &mut [Node], times: bool) {
         leaf_below[id] = match node.kind {
             Kind::Leaf { .. } => Some(id),
             Kind::Invert | Kind::ForceSuccess | Kind::ForceFailure => leaf_below[node.children[0]],
-            Kind::Sequence | Kind::Select | Kind::ReactiveSequence | Kind::ReactiveSelect
-                if sizes[id] <= COLLAPSE_NODES =>
-            {
+            Kind::Sequence | Kind::Select | Kind::ReactiveSequence | Kind::ReactiveSelect => {
                 let mut running = node.children.iter().filter(|&&c| nodes[c].can_run);
                 match (running.next(), running.next()) {
-                    (Some(&c), None) => leaf_below[c],
+                    (Some(&c), None) if sizes[id] <= COLLAPSE_NODES => leaf_below[c],
                     _ => None,
                 }
             }
-            _ => None,
+            // Nodes whose state is more than what runs below them.
+            Kind::SequenceWithMemory
+            | Kind::AsyncSequence
+            | Kind::AsyncSelect
+            | Kind::TryCatch
+            | Kind::IfThenElse
+            | Kind::WhileDoElse
+            | Kind::Parallel { .. }
+            | Kind::ParallelAll { .. }
+            | Kind::KeepRunningUntilFailure
+            | Kind::Repeat(_)
+            | Kind::Retry(_)
+            | Kind::Decider { .. }
+            | Kind::Scope { .. }
+            | Kind::Wait(_)
+            | Kind::Timeout(_)
+            | Kind::Delay(_)
+            | Kind::Cooldown(_)
+            | Kind::Every(_)
+            | Kind::RunOnce { .. }
+            | Kind::After { .. }
+            | Kind::Precondition { .. }
+            | Kind::RunWhile { .. }
+            | Kind::ForEach { .. }
+            | Kind::Gate(_)
+            | Kind::GlobalCooldown(_)
+            | Kind::Rendezvous { .. }
+            | Kind::Sync { .. }
+            | Kind::Request { .. }
+            | Kind::Monitor { .. }
+            | Kind::Switch(_)
+            | Kind::Cond(_)
+            | Kind::Action(_)
+            | Kind::Instant(_)
+            | Kind::Constant(_)
+            | Kind::Subtree { .. } => None,
         };
     }
     // Top-down: parents first.
@@ -532,11 +584,14 @@ fn tag_shared_memory(nodes: &mut [Node], sizes: &[usize]) {
                 _ => None,
             })
             .collect();
-        let path = |leaf: usize| match &nodes[leaf].kind {
-            Kind::Leaf { path, .. } => path.to_token_stream().to_string(),
-            _ => unreachable!("a memory is a leaf's"),
+        let path = |leaf: usize| {
+            nodes[leaf]
+                .kind
+                .leaf()
+                .map(|p| p.to_token_stream().to_string())
         };
         if let Some(&first) = leaves.as_ref().and_then(|l| l.first())
+            && path(first).is_some()
             && leaves.iter().flatten().all(|&l| path(l) == path(first))
         {
             nodes[id].shape = Shape::Tagged(first);
@@ -834,7 +889,7 @@ mod tests {
         let input = crate::parse::parse(tokens, &mut errors);
         check::check(&input, &mut errors);
         assert!(errors.is_empty(), "{:?}", errors.messages());
-        lower(&input.trees[0]).expect("a checked tree lowers")
+        lower(&input.trees[0], &mut Errors::default()).expect("a checked tree lowers")
     }
 
     #[test]

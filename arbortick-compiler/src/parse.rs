@@ -490,20 +490,13 @@ fn parse_clause(input: ParseStream, errors: &mut Errors) -> syn::Result<Clause> 
         "score" => ClauseKind::Score(Expr::parse_without_eager_brace(input)?),
         "every" => {
             let raw = parse_args(input)?;
-            ClauseKind::Every(args::read(
-                "every",
-                span,
-                raw.as_ref(),
-                &kinds::EVERY_CLAUSE,
-                "",
-                errors,
-            ))
+            ClauseKind::Every(args::read("every", span, raw.as_ref(), "", errors))
         }
         "flags" | "stimuli" => {
             let raw = parse_args(input)?;
             ClauseKind::Flags {
                 stimuli: text == "stimuli",
-                values: args::read(&text, span, raw.as_ref(), &kinds::FLAG_CLAUSE, "", errors),
+                flags: args::read(&text, span, raw.as_ref(), "", errors).map(Box::new),
             }
         }
         _ => {
@@ -659,14 +652,23 @@ fn parse_keyword(
         Children::None => "",
         _ => " { .. }",
     };
-    let values = args::read(
+    let Some(read) = kinds::read_args(kind) else {
+        return Err(syn::Error::new(
+            ident.span(),
+            format!("`{ident}` is written `{ident} <expression>`"),
+        ));
+    };
+    let written = raw.as_ref();
+    let typed = args::read_with(
         info.keyword,
         ident.span(),
-        raw.as_ref(),
+        written,
         &info.params,
         example,
         errors,
-    );
+        read,
+    )
+    .map(Box::new);
     let list = match info.children {
         Children::None => {
             if input.peek(syn::token::Brace) {
@@ -681,7 +683,7 @@ fn parse_keyword(
                 brace_span: ident.span(),
                 ident,
                 args: raw,
-                values,
+                typed,
                 children: Vec::new(),
                 broken: 0,
                 binding,
@@ -707,7 +709,7 @@ fn parse_keyword(
         kind,
         ident,
         args: raw,
-        values,
+        typed,
         children,
         broken,
         brace_span: brace.span.join(),
@@ -884,10 +886,16 @@ mod tests {
         assert_eq!(children[2].kind(), Kind::Subtree);
         assert_eq!(children[3].kind(), Kind::Leaf);
         assert_eq!(children[4].kind(), Kind::Success);
-        let NodeKind::Keyword { values, .. } = &children[1].kind else {
+        let NodeKind::Keyword {
+            typed: Ok(typed), ..
+        } = &children[1].kind
+        else {
             panic!()
         };
-        assert_eq!(values.count("count"), Some(3));
+        let kinds::Typed::Repeat(bound) = &**typed else {
+            panic!()
+        };
+        assert_eq!(bound.count, Some(3));
     }
 
     #[test]
@@ -895,11 +903,20 @@ mod tests {
         let input = parse_ok(quote! {
             tree T(a: &mut A) { parallel(success = 1, failure = 2) { running, running } }
         });
-        let NodeKind::Keyword { values, .. } = &input.trees[0].roots[0].kind else {
+        let NodeKind::Keyword {
+            typed: Ok(typed), ..
+        } = &input.trees[0].roots[0].kind
+        else {
             panic!()
         };
-        let names: Vec<&str> = values.given().map(|(name, _)| name).collect();
-        assert_eq!(names, ["success", "failure"]);
+        let kinds::Typed::Parallel(parallel) = &**typed else {
+            panic!()
+        };
+        let given = (
+            parallel.success.map(|s| s.value),
+            parallel.failure.map(|f| f.value),
+        );
+        assert_eq!(given, (Some(1), Some(2)));
     }
 
     #[test]

@@ -245,18 +245,15 @@ impl Gen<'_> {
                 ::__bt::__private::check::at_most(#info, #what, #mask.count_ones() as #u128_, #max)?;
             }
         };
-        match node.kind {
-            Kind::Parallel { success, failure } => {
-                checks.push(count(quote!(self.succeeded), "children succeeded", success));
-                if failed {
-                    checks.push(count(quote!(self.failed), "children failed", failure));
-                }
+        // A parallel's counts stay below what would have finished it.
+        if let Kind::Parallel { success, failure } = node.kind {
+            checks.push(count(quote!(self.succeeded), "children succeeded", success));
+            if failed {
+                checks.push(count(quote!(self.failed), "children failed", failure));
             }
-            Kind::ParallelAll { .. } => {
-                let n = u32::try_from(node.children.len()).unwrap_or(u32::MAX);
-                checks.push(count(finished, "children finished", n));
-            }
-            _ => {}
+        } else if let Kind::ParallelAll { .. } = node.kind {
+            let n = u32::try_from(node.children.len()).unwrap_or(u32::MAX);
+            checks.push(count(finished, "children finished", n));
         }
         quote!(#(#checks)*)
     }

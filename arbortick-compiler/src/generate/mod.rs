@@ -725,11 +725,10 @@ impl Gen<'_> {
             .nodes
             .iter()
             .flat_map(|node| {
-                node.keep.iter().map(move |slot| match (&node.kind, slot) {
-                    (Kind::Subtree { path, .. }, Keep::Subtree) if self.tree.serde.is_some() => {
-                        Some(self.saved_embedded(path, "keep"))
-                    }
-                    _ => None,
+                node.keep.iter().map(move |slot| {
+                    let path = node.kind.subtree()?;
+                    (*slot == Keep::Subtree && self.tree.serde.is_some())
+                        .then(|| self.saved_embedded(path, "keep"))
                 })
             })
             .collect();

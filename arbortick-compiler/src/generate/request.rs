@@ -107,12 +107,12 @@ impl Gen<'_> {
             .tree
             .nodes
             .iter()
-            .filter_map(|node| match node.kind {
-                Kind::Request { slot, .. } => {
-                    let field = names::keep_field(node.id, Keep::Answer);
-                    Some(quote!(#slot => keep.#field.answer(ticket, outcome),))
-                }
-                _ => None,
+            .filter_map(|node| {
+                let Kind::Request { slot, .. } = node.kind else {
+                    return None;
+                };
+                let field = names::keep_field(node.id, Keep::Answer);
+                Some(quote!(#slot => keep.#field.answer(ticket, outcome),))
             })
             .collect();
         let own = (!arms.is_empty()).then(|| {
@@ -126,16 +126,14 @@ impl Gen<'_> {
                 }
             }
         });
-        let embedded = self.tree.nodes.iter().filter_map(|node| match &node.kind {
-            Kind::Subtree { path, .. } => {
-                let field = names::keep_field(node.id, Keep::Subtree);
-                Some(quote! {
-                    if <#path as ::__bt::__private::Embed>::answer(&mut keep.#field, ticket, outcome).is_ok() {
-                        return ::core::result::Result::Ok(());
-                    }
-                })
-            }
-            _ => None,
+        let embedded = self.tree.nodes.iter().filter_map(|node| {
+            let path = node.kind.subtree()?;
+            let field = names::keep_field(node.id, Keep::Subtree);
+            Some(quote! {
+                if <#path as ::__bt::__private::Embed>::answer(&mut keep.#field, ticket, outcome).is_ok() {
+                    return ::core::result::Result::Ok(());
+                }
+            })
         });
         Some(quote! {
             fn answer(

@@ -22,10 +22,7 @@ impl Gen<'_> {
             .tree
             .nodes
             .iter()
-            .filter_map(|n| match &n.kind {
-                Kind::Subtree { path, .. } => Some(path),
-                _ => None,
-            })
+            .filter_map(|n| n.kind.subtree())
             .collect();
         if embedded.is_empty() {
             return quote!(#seed);
@@ -185,12 +182,10 @@ impl Gen<'_> {
         // Each embedded tree must be saved too; one from this invocation
         // was checked already, one from elsewhere is checked here, on its
         // path.
-        let embedded = self.tree.nodes.iter().filter_map(|n| match &n.kind {
-            Kind::Subtree { path, .. } => {
-                let check = quote_spanned!(path.span()=> saved::<#path>);
-                Some(quote!(let _ = #check;))
-            }
-            _ => None,
+        let embedded = self.tree.nodes.iter().filter_map(|n| {
+            let path = n.kind.subtree()?;
+            let check = quote_spanned!(path.span()=> saved::<#path>);
+            Some(quote!(let _ = #check;))
         });
         let embedded: Vec<TokenStream> = embedded.collect();
         let embedded = (!embedded.is_empty()).then(|| {
@@ -310,7 +305,47 @@ fn types(node: &Node) -> String {
     let mut types = match &node.kind {
         Kind::Leaf { path, .. } | Kind::Subtree { path, .. } => path.to_token_stream().to_string(),
         Kind::ForEach { item, .. } => format!("item{}", item.ty.to_token_stream()),
-        _ => String::new(),
+        // State of the library's own types only.
+        Kind::Sequence
+        | Kind::SequenceWithMemory
+        | Kind::ReactiveSequence
+        | Kind::Select
+        | Kind::ReactiveSelect
+        | Kind::AsyncSequence
+        | Kind::AsyncSelect
+        | Kind::TryCatch
+        | Kind::IfThenElse
+        | Kind::WhileDoElse
+        | Kind::Parallel { .. }
+        | Kind::ParallelAll { .. }
+        | Kind::Invert
+        | Kind::ForceSuccess
+        | Kind::ForceFailure
+        | Kind::KeepRunningUntilFailure
+        | Kind::Repeat(_)
+        | Kind::Retry(_)
+        | Kind::Decider { .. }
+        | Kind::Scope { .. }
+        | Kind::Wait(_)
+        | Kind::Timeout(_)
+        | Kind::Delay(_)
+        | Kind::Cooldown(_)
+        | Kind::Every(_)
+        | Kind::RunOnce { .. }
+        | Kind::After { .. }
+        | Kind::Precondition { .. }
+        | Kind::RunWhile { .. }
+        | Kind::Gate(_)
+        | Kind::GlobalCooldown(_)
+        | Kind::Rendezvous { .. }
+        | Kind::Sync { .. }
+        | Kind::Request { .. }
+        | Kind::Monitor { .. }
+        | Kind::Switch(_)
+        | Kind::Cond(_)
+        | Kind::Action(_)
+        | Kind::Instant(_)
+        | Kind::Constant(_) => String::new(),
     };
     if let Some((_, ty)) = node.guard.as_ref().and_then(|g| g.binding()) {
         types.push_str("let");

@@ -228,9 +228,11 @@ impl Gen<'_> {
         self.tree
             .nodes
             .iter()
-            .filter_map(|n| match &n.kind {
-                Kind::Monitor { expr, index } => Some((n.id, expr, *index)),
-                _ => None,
+            .filter_map(|n| {
+                let Kind::Monitor { expr, index } = &n.kind else {
+                    return None;
+                };
+                Some((n.id, expr, *index))
             })
             .collect()
     }

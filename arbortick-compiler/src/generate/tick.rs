@@ -8,6 +8,7 @@
 
 use super::{Gen, names, status};
 use crate::ir::{Field, Keep, Kind, Shape};
+use crate::kinds::{Children, Row as _};
 use bt_runtime::Status;
 use proc_macro2::{Literal, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
@@ -821,9 +822,15 @@ impl Gen<'_> {
     /// `try_catch` its try children (all but the last).
     fn in_order(&self, id: usize) -> &[usize] {
         let node = self.tree.node(id);
-        match node.kind {
-            Kind::TryCatch => &node.children[..node.children.len() - 1],
-            _ => &node.children,
+        match node.row.info().children {
+            Children::ThenLast => &node.children[..node.children.len() - 1],
+            Children::None
+            | Children::One
+            | Children::Many
+            | Children::Guarded
+            | Children::Arms
+            | Children::Branches
+            | Children::Cases => &node.children,
         }
     }
 

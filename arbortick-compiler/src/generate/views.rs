@@ -50,10 +50,7 @@ impl Gen<'_> {
             .tree
             .nodes
             .iter()
-            .filter_map(|n| match &n.kind {
-                Kind::Subtree { path, .. } => Some((n.id, path)),
-                _ => None,
-            })
+            .filter_map(|n| Some((n.id, n.kind.subtree()?)))
             .collect();
         let embedded = subtrees.iter().map(|(node, path)| {
             quote!(::__bt::view::Embedded { node: #node, view: <#path as ::__bt::BehaviorTree>::VIEW })
