@@ -3,8 +3,11 @@
 //! Arity and needs come from the node-kind table; arguments were already
 //! read and typed by [`crate::args`] while parsing.
 //!
-//! After [`check`] reports nothing, [`crate::lower`] may assume the tree is
-//! well formed.
+//! A rule whose result lowering needs (where a skipping node sits, a
+//! `parallel`'s resolved thresholds, a rendezvous's role, a request's
+//! stream, the root) is a public function returning that result or its
+//! error: `check` reports the error, and [`crate::lower`] takes the result
+//! from the same function, so it cannot disagree with what was checked.
 
 use crate::args::Spanned;
 use crate::ast::{ClauseKind, Input, Node, NodeKind, Param, TreeDef};

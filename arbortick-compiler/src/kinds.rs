@@ -2,12 +2,16 @@
 //!
 //! The kinds themselves are one enum, the runtime's `NodeKind` (here
 //! [`Kind`]); each row of the table describes one of them: its keyword, how
-//! it is written, what children it takes, its arguments with their types,
-//! what it needs from the tree header and one line of documentation. The
-//! parser recognises keywords and reads arguments from it (`crate::args`
-//! checks them against [`Param`]s), the checks take arity and needs from
-//! it, and a test holds the DSL reference to it. What stays per kind is the
-//! tick generator, the interpreter's case, its semantics docs and its tests.
+//! it is written, what children it takes, the struct its arguments are
+//! read into (a parameter list of [`crate::args`]), what it needs from the
+//! tree header and one line of documentation. The parser recognises
+//! keywords from it and reads each keyword's arguments into its variant of
+//! [`Typed`], which the table generates; the checks take arity and needs
+//! from it, and a test holds the DSL reference to it. What stays per kind
+//! is the IR variant, the tick generator, the interpreter's case, its
+//! semantics docs and its tests; every match over kinds names each kind,
+//! so a kind added to the table is a compile error wherever it needs
+//! code.
 
 /// Every node kind: the runtime's [`NodeKind`](bt_runtime::NodeKind), which
 /// the table below describes row by row.
