@@ -3,7 +3,7 @@
 //! The kinds themselves are one enum, the runtime's `NodeKind` (here
 //! [`Kind`]); each row of the table describes one of them: its keyword, how
 //! it is written, what children it takes, the struct its arguments are
-//! read into (a parameter list of [`crate::args`]), what it needs from the
+//! read into (a parameter list of `crate::args`), what it needs from the
 //! tree header and one line of documentation. The parser recognises
 //! keywords from it and reads each keyword's arguments into its variant of
 //! [`Typed`], which the table generates; the checks take arity and needs
@@ -288,7 +288,7 @@ macro_rules! node_kinds {
 
         impl Typed {
             /// Whether the node can let its parent pass over it
-            /// ([`args::Read::skips`]).
+            /// (`args::Read::skips`).
             pub fn skips(&self) -> bool {
                 node_kinds!(@skips self [$($typed)*])
             }
