@@ -1423,8 +1423,11 @@
 //! | a tree nested deeper than the recursion limit allows | this node is nested 101 levels deep, more than the 100 that a `recursion_limit` of 128 lets rustc lay out | `tree_nested_too_deep` |
 //! | no root / two roots | tree `T` has no root node / more than one root node | `tree_without_root`, `tree_with_two_roots` |
 //! | an unknown keyword, or a BehaviorTree.CPP name | unknown node kind `fallback`; this DSL calls it `select` | `unknown_node_kind` |
+//! | a misspelled keyword: one error, and what it holds is still read and checked | unknown node kind `sequense`; did you mean `sequence`? | `misspelled_kind_children_are_checked` |
+//! | a missing comma between nodes | expected `,` after this node, before `action` (on the end of the node before) | `missing_comma` |
 //! | a label with no node | label `'orphan` has no node after it | `label_without_node` |
-//! | a label used twice | duplicate label `'attack` in tree `T` | `duplicate_labels` |
+//! | a label used twice | duplicate label `'attack` in tree `T`: each label names one node; rename this one (first at line 6, column 13) | `duplicate_labels` |
+//! | a decider's child labelled again after its guard | this child is labelled `'attack` already: a decider's child takes one label, before its guard | `decider_child_labelled_twice` |
 //! | `'static` or `'_` as a label | `'static` is a lifetime of Rust's own, not a label | `reserved_lifetime_as_label` |
 //! | arguments where none are taken | `sequence` takes no arguments | `arguments_on_sequence` |
 //! | an unknown argument | unknown `parallel` argument `succes` (did you mean `success`?) | `unknown_parallel_argument`, `after_with_a_misspelled_hook` |

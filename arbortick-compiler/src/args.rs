@@ -152,12 +152,8 @@ impl<'a> Reader<'a> {
             if let Some(first) = reader.given[index] {
                 let span = arg.name.as_ref().map_or(arg.value.span(), |n| n.span());
                 let first = first.name.as_ref().map_or(first.value.span(), |n| n.span());
-                let mut error = syn::Error::new(span, format!("`{}` is given twice", param.name));
-                error.combine(syn::Error::new(
-                    first,
-                    format!("`{}` first given here", param.name),
-                ));
-                reader.report(error);
+                let message = format!("`{}` is given twice", param.name);
+                reader.report(crate::errors::again(span, &message, "first", first));
                 continue;
             }
             reader.given[index] = Some(arg);
@@ -703,7 +699,7 @@ mod tests {
                  `success` or `failure`",
                 "unexpected argument: `parallel` is written `parallel(success = N, failure = M) \
                  { .. }`",
-                "`success` is given twice",
+                "`success` is given twice (first at line 1, column 2)",
             ]
         );
         assert!(typed.is_none(), "a bad value leaves the struct unbuilt");

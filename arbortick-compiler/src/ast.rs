@@ -117,6 +117,10 @@ pub enum NodeKind {
         brace_span: Span,
         /// `rendezvous(2) as role`: the role binding.
         binding: Option<Ident>,
+        /// A misspelled keyword (reported), standing for the kind it most
+        /// likely means so that its children are still read and checked;
+        /// its own arity is not checked.
+        misspelled: bool,
     },
     /// e.g. `cond me.hp < 20.0`
     Cond(Expr),

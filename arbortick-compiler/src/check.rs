@@ -11,7 +11,7 @@
 
 use crate::args::Spanned;
 use crate::ast::{ClauseKind, Input, Node, NodeKind, Param, TreeDef};
-use crate::errors::Errors;
+use crate::errors::{Errors, again};
 use crate::kinds::Row as _;
 use crate::kinds::{Children, Kind, Typed};
 use bt_runtime::Status;
@@ -206,16 +206,17 @@ fn at_most_one_context(tree: &TreeDef, errors: &mut Errors) {
         marked
     };
     if let [first, second, ..] = candidates.as_slice() {
-        let mut error = syn::Error::new(
-            second.name.span(),
-            format!(
-                "tree `{}` has two tick contexts, `{}` and `{}`; mark the one to use with \
-                 `#[context]`",
-                tree.name, first.name, second.name
-            ),
+        let message = format!(
+            "tree `{}` has two tick contexts, `{}` and `{}`; mark the one to use with \
+             `#[context]`",
+            tree.name, first.name, second.name
         );
-        error.combine(syn::Error::new(first.name.span(), "first context here"));
-        errors.push(error);
+        errors.push(again(
+            second.name.span(),
+            &message,
+            "first",
+            first.name.span(),
+        ));
     }
 }
 
@@ -319,12 +320,12 @@ fn guard_is_valid(node: &Node, errors: &mut Errors) {
             continue;
         };
         if let Some(first) = binding {
-            let mut error = syn::Error::new(
+            errors.push(again(
                 clause.span,
                 "a guard binds at most one `when let`; match a tuple to bind several values",
-            );
-            error.combine(syn::Error::new(first, "first `when let` here"));
-            errors.push(error);
+                "first",
+                first,
+            ));
         }
         binding = Some(clause.span);
         let text = quote::quote!(#pat).to_string();
@@ -526,19 +527,17 @@ fn shared_types_do_not_collide(input: &Input, errors: &mut Errors) {
             continue;
         };
         if has_shared {
-            let mut error = syn::Error::new(
-                other.name.span(),
-                format!(
-                    "tree `{shared}` has the name of the shared state that tree `{}` declares \
-                     for its gates, cooldowns and rendezvous; rename one of the trees",
-                    tree.name
-                ),
+            let message = format!(
+                "tree `{shared}` has the name of the shared state that tree `{}` declares for \
+                 its gates, cooldowns and rendezvous; rename one of the trees",
+                tree.name
             );
-            error.combine(syn::Error::new(
+            errors.push(again(
+                other.name.span(),
+                &message,
+                &format!("tree `{}` is", tree.name),
                 tree.name.span(),
-                format!("`{shared}` is declared for this tree"),
             ));
-            errors.push(error);
         }
     }
 }
@@ -635,15 +634,11 @@ fn labels_are_unique(tree: &TreeDef, errors: &mut Errors) {
             continue;
         }
         if let Some(first) = seen.get(&name) {
-            let mut error = syn::Error::new(
-                label.span(),
-                format!("duplicate label `'{name}` in tree `{}`", tree.name),
+            let message = format!(
+                "duplicate label `'{name}` in tree `{}`: each label names one node; rename this one",
+                tree.name
             );
-            error.combine(syn::Error::new(
-                *first,
-                format!("label `'{name}` first used here"),
-            ));
-            errors.push(error);
+            errors.push(again(label.span(), &message, "first", *first));
         } else {
             seen.insert(name, label.span());
         }
@@ -698,6 +693,7 @@ fn children_match_the_kind(node: &Node, errors: &mut Errors) {
         children,
         broken,
         brace_span,
+        misspelled: false,
         ..
     } = &node.kind
     else {

@@ -17,6 +17,27 @@ pub struct Errors {
 #[derive(Clone, Copy, Debug)]
 pub struct Reported(());
 
+/// One error for something written twice: at the second place, saying
+/// where the other is (`message (first at line 6, column 13)`, with
+/// `other` = "first"), so that a mistake is one error; a proc macro cannot
+/// attach a note to an error.
+pub fn again(
+    at: proc_macro2::Span,
+    message: &str,
+    other: &str,
+    first: proc_macro2::Span,
+) -> syn::Error {
+    let start = first.start();
+    syn::Error::new(
+        at,
+        format!(
+            "{message} ({other} at line {}, column {})",
+            start.line,
+            start.column + 1
+        ),
+    )
+}
+
 impl Errors {
     pub fn push(&mut self, error: syn::Error) {
         self.errors.push(error);

@@ -311,6 +311,7 @@ fn parse_nodes_counting(input: ParseStream, errors: &mut Errors, list: List) -> 
     let mut nodes = Vec::new();
     let mut broken = 0;
     while !input.is_empty() {
+        let start = input.fork();
         let node = if list == List::Arms {
             parse_arm(input, errors)
         } else if list == List::Cases {
@@ -332,7 +333,22 @@ fn parse_nodes_counting(input: ParseStream, errors: &mut Errors, list: List) -> 
         if input.peek(Token![,]) {
             let _ = input.parse::<Token![,]>();
         } else {
-            errors.push(input.error("expected `,` between nodes"));
+            // On the end of the node before: that is where the comma goes.
+            let end = tokens_between(&start, input)
+                .into_iter()
+                .last()
+                .map_or_else(|| input.span(), |last| last.span());
+            let next = input
+                .fork()
+                .parse::<TokenTree>()
+                .map(|t| t.to_string())
+                .unwrap_or_default();
+            errors.push(syn::Error::new(
+                end,
+                format!(
+                    "expected `,` after this node, before `{next}`: nodes are separated by commas"
+                ),
+            ));
             skip_to_comma(input);
             let _ = input.parse::<Token![,]>();
         }
@@ -391,10 +407,17 @@ fn parse_node(input: ParseStream, errors: &mut Errors, deciders: bool) -> syn::R
         let guard = parse_guard(input, errors)?;
         if input.peek(Lifetime) {
             let misplaced: Lifetime = input.fork().parse()?;
-            return Err(syn::Error::new(
-                misplaced.span(),
-                format!("a decider's label goes before its guard: `{misplaced}: when .. => child`"),
-            ));
+            let message = match &label {
+                Some(label) => format!(
+                    "this child is labelled `{label}` already: a decider's child takes one \
+                     label, before its guard, which names the child (and its state in the \
+                     tree's shared object, if it keeps any there); remove `{misplaced}:`"
+                ),
+                None => format!(
+                    "a decider's label goes before its guard: `{misplaced}: when .. => child`"
+                ),
+            };
+            return Err(syn::Error::new(misplaced.span(), message));
         }
         Some(guard)
     } else {
@@ -583,15 +606,14 @@ fn parse_unguarded(
     let span = ident.span();
     let Some(kind) = crate::kinds::from_keyword(&word) else {
         input.parse::<Ident>()?;
-        // Swallow what would have been its arguments and children, so the
-        // error is reported once, on the keyword.
-        if input.peek(syn::token::Paren) {
-            let _: TokenTree = input.parse()?;
-        }
-        if input.peek(syn::token::Brace) {
-            let _: TokenTree = input.parse()?;
-        }
-        return Err(syn::Error::new(span, unknown_kind(&word)));
+        let kind = misspelled(input, ident, errors)?;
+        return Ok(Node {
+            label,
+            guard: None,
+            arm: None,
+            kind,
+            span,
+        });
     };
     input.parse::<Ident>()?;
     let kind = match kind.info().syntax {
@@ -606,6 +628,75 @@ fn parse_unguarded(
         arm: None,
         kind,
         span,
+    })
+}
+
+/// A word that is no keyword, followed by what that node would hold: the
+/// error is reported once, on the word, and the node stands for the kind
+/// the word most likely means (a sequence if none), so that its arguments
+/// are skipped and its children or expression are still read and checked.
+fn misspelled(input: ParseStream, ident: Ident, errors: &mut Errors) -> syn::Result<NodeKind> {
+    let word = ident.to_string();
+    let reported = errors.report(syn::Error::new(ident.span(), unknown_kind(&word)));
+    let guess = kinds::closest(&word, kinds::keywords())
+        .and_then(kinds::from_keyword)
+        .unwrap_or(Kind::Sequence);
+    let info = guess.info();
+    let ends = input.is_empty() || input.peek(Token![,]);
+    if info.syntax == Syntax::Expr && !ends && !input.peek(syn::token::Brace) {
+        let expr: Expr = input.parse()?;
+        return Ok(if guess == Kind::Cond {
+            NodeKind::Cond(expr)
+        } else if guess == Kind::Instant {
+            NodeKind::Instant(expr)
+        } else {
+            NodeKind::Action(expr)
+        });
+    }
+    let args = parse_args(input).unwrap_or_else(|error| {
+        errors.push(error);
+        None
+    });
+    let binding = if input.peek(Token![as]) {
+        input.parse::<Token![as]>()?;
+        Some(input.parse::<Ident>()?)
+    } else {
+        None
+    };
+    let (children, brace_span) = if input.peek(syn::token::Brace) {
+        let content;
+        let brace = braced!(content in input);
+        let list = match info.children {
+            Children::Guarded => List::Deciders,
+            Children::Arms => List::Arms,
+            Children::Cases => List::Cases,
+            Children::None
+            | Children::One
+            | Children::Many
+            | Children::Branches
+            | Children::ThenLast => List::Nodes,
+        };
+        (
+            parse_nodes_counting(&content, errors, list).0,
+            brace.span.join(),
+        )
+    } else {
+        (Vec::new(), ident.span())
+    };
+    Ok(NodeKind::Keyword {
+        kind: if info.syntax == Syntax::Keyword {
+            guess
+        } else {
+            Kind::Sequence
+        },
+        ident,
+        args,
+        typed: Err(reported),
+        children,
+        broken: 0,
+        brace_span,
+        binding,
+        misspelled: true,
     })
 }
 
@@ -687,6 +778,7 @@ fn parse_keyword(
                 children: Vec::new(),
                 broken: 0,
                 binding,
+                misspelled: false,
             });
         }
         Children::Guarded => List::Deciders,
@@ -714,6 +806,7 @@ fn parse_keyword(
         broken,
         brace_span: brace.span.join(),
         binding,
+        misspelled: false,
     })
 }
 
@@ -1012,7 +1105,10 @@ mod tests {
     #[test]
     fn missing_comma_is_reported() {
         let messages = parse_err(quote! { tree T(a: &mut A) { sequence { success failure } } });
-        assert_eq!(messages, ["expected `,` between nodes"]);
+        assert_eq!(
+            messages,
+            ["expected `,` after this node, before `failure`: nodes are separated by commas"]
+        );
     }
 
     #[test]
