@@ -767,9 +767,68 @@
 //! | `every(s)` | at least `s` seconds passed since this guard was last checked |
 //! | `flags(any = A, all = B, none = C)` | the context's decision flags intersect `A`, contain `B`, miss `C` |
 //! | `stimuli(any = .., all = .., none = ..)` | the same, on the context's stimuli flags |
+//! | `room('label)` | the `gate` labelled `'label` has a free permit, or the `global_cooldown` labelled so is ready ([synchronized trees](#synchronized-trees)) |
 //!
 //! Guards are only allowed on the children of decider groups. A guard's
 //! `when let` bindings are not visible in other children or other guards.
+//!
+//! ## Children a full gate would refuse
+//!
+//! A child whose first step is a shared node that refuses (a full `gate`, a
+//! `global_cooldown` cooling down) would fail at once, having done nothing.
+//! Choosing it would still halt the active child: under `prioritized`, a
+//! worker that may repair interrupts its gathering every tick the repair
+//! bench is full, the bench refuses, and gathering starts again from
+//! scratch. So a decider group **passes over such a child, as if its guard
+//! rejected it**, before checking its clauses (a passed-over child's
+//! `every` clause is not used up). The trace's guard verdict says which
+//! node refused (`Rejected("'bench: gate(3) is full")`).
+//!
+//! A shared node is the child's *first step* when the child is it, or is
+//! reached from the child through first children of nodes that fail at
+//! once when their first child does: `sequence`, `sequence_with_memory`,
+//! `reactive_sequence`, `async_sequence`, `repeat`, `timeout`,
+//! `keep_running_until_failure`, and other gates and global cooldowns.
+//! Anything else on the way ends the search: a leaf, an expression or a
+//! hook that runs first (`scope`, `precondition`, `delay`...), a node that
+//! turns a failure into something else (`invert`, `retry`, a `select`'s
+//! next child, `try_catch`'s catch), and an embedded tree, whose nodes this
+//! tree does not see. A `rendezvous` never refuses: it waits.
+//!
+//! For a gate further in (`sequence { action walk_to_bench, 'bench: gate(3)
+//! { .. } }`), ask it in the guard: `room('bench) => ..`. To choose children
+//! even when their first step refuses (the child fails, and the group
+//! redecides as after any failure), write `skip_blocked = false`:
+//! `prioritized(skip_blocked = false) { .. }`, and the same for every
+//! policy.
+//!
+//! Reactive nodes need no such rule: a refusing gate fails, and a failing
+//! child does not halt a later running one.
+//!
+//! ```
+//! # use bt::prelude::*;
+//! struct Worker { hurt: bool, log: Vec<&'static str> }
+//!
+//! behavior_tree! {
+//!     tree Work(me: &mut Worker, shared: &WorkShared) {
+//!         prioritized {
+//!             when me.hurt => 'bench: gate(1) {
+//!                 action { me.log.push("repair"); Status::Running }
+//!             },
+//!             else => action { me.log.push("gather"); Status::Running },
+//!         }
+//!     }
+//! }
+//!
+//! let shared = WorkShared::new();
+//! let (mut a, mut b) = (Worker { hurt: true, log: vec![] }, Worker { hurt: true, log: vec![] });
+//! let (mut sa, mut sb) = (Work::default(), Work::default());
+//! sa.tick(&mut a, &shared);
+//! assert!(shared.bench.is_full());
+//! sb.tick(&mut b, &shared);
+//! sb.tick(&mut b, &shared);
+//! assert_eq!(b.log, ["gather", "gather"]); // not interrupted for a full bench
+//! ```
 //!
 //! # The tick context
 //!
@@ -956,7 +1015,7 @@
 //!
 //! | node | semantics |
 //! |---|---|
-//! | `gate(n) { c }` | at most `n` agents inside at once. The permit is taken on entry and given back when `c` finishes, is halted, or the agent is reset. An agent that finds the gate full fails it, so a `select` or decider moves on. |
+//! | `gate(n) { c }` | at most `n` agents inside at once. The permit is taken on entry and given back when `c` finishes, is halted, or the agent is reset. An agent that finds the gate full fails it, so a `select` or decider moves on; a decider does not even choose a child whose first step is a full gate ([why](#children-a-full-gate-would-refuse)). Its field is a [`shared::Gate<n>`](shared::Gate): `shared.bench.capacity()`, `inside()`, `is_full()`. |
 //! | `global_cooldown(s) { c }` | after any agent *finishes* `c` (a halted run does not count), no agent may enter it for `s` seconds; an agent already inside goes on. It limits how often, not how many: put it in a `gate(1)` to also have one at a time. Needs the tick context. |
 //! | `rendezvous(n) as role { c }` | exactly `n` agents meet. Each joins with a distinct `role` in `0..n` (joining order), bound for `c`; members wait (`Running`) until the group is complete, then run `c`. A complete group admits nobody else (their `rendezvous` fails). A member that leaves before the group is complete dissolves it: the others' `rendezvous` fails. |
 //! | `sync` | inside a rendezvous: wait until every member reached this point. If a member left the group (finished, halted or reset) before arriving, `sync` fails for the others instead of holding them forever. |
@@ -1427,6 +1486,7 @@
 //! | a missing comma between nodes | expected `,` after this node, before `action` (on the end of the node before) | `missing_comma` |
 //! | a label with no node | label `'orphan` has no node after it | `label_without_node` |
 //! | a label used twice | duplicate label `'attack` in tree `T`: each label names one node; rename this one (first at line 6, column 13) | `duplicate_labels` |
+//! | `room('label)` naming no `gate` or `global_cooldown` | `room('walk)` asks a `gate` or `global_cooldown` whether it lets an agent in, but `'walk` labels an `action` / no node of tree `T` is labelled `'dor` | `room_without_a_gate` |
 //! | a decider's child labelled again after its guard | this child is labelled `'attack` already: a decider's child takes one label, before its guard | `decider_child_labelled_twice` |
 //! | `'static` or `'_` as a label | `'static` is a lifetime of Rust's own, not a label | `reserved_lifetime_as_label` |
 //! | arguments where none are taken | `sequence` takes no arguments | `arguments_on_sequence` |

@@ -253,3 +253,87 @@ fn a_finished_tree_disarms_its_monitors() {
     // the tree, not first as an armed monitor.
     assert_eq!(lines, ["S: ?noise=F +smoke=S", "R: ?noise=F +smoke=R"]);
 }
+
+behavior_tree! {
+    tree Workers(w: &mut World, shared: &WorkersShared) {
+        prioritized {
+            when w.cond("hurt") => sequence { 'repair: gate(1) { L { n: "repair" } } },
+            else => L { n: "gather" },
+        }
+    }
+
+    tree Pushy(w: &mut World, shared: &PushyShared) {
+        prioritized(skip_blocked = false) {
+            when w.cond("hurt") => sequence { 'repair: gate(1) { L { n: "repair" } } },
+            else => L { n: "gather" },
+        }
+    }
+
+    tree Asking(w: &mut World, shared: &AskingShared) {
+        prioritized {
+            room('bench) when w.cond("hurt") => sequence {
+                L { n: "walk" },
+                'bench: gate(1) { L { n: "repair" } },
+            },
+            else => L { n: "gather" },
+        }
+    }
+}
+
+#[test]
+fn a_decider_passes_over_a_child_whose_first_step_is_a_full_gate_so_work_goes_on() {
+    let shared = WorkersShared::new();
+    let (mut a, mut b) = (Workers::default(), Workers::default());
+    let mut wa = World::new(&[("hurt", "S"), ("repair", "RS")]);
+    let mut wb = World::new(&[("hurt", "S"), ("gather", "RR"), ("repair", "R")]);
+    assert_eq!(shared.repair.capacity(), 1);
+    a.tick(&mut wa, &shared);
+    assert_eq!(wa.take_events(), "?hurt=S +repair=R");
+    assert!(shared.repair.is_full());
+    // b's first child would fail at once: its guard is not even asked.
+    b.tick(&mut wb, &shared);
+    assert_eq!(wb.take_events(), "+gather=R");
+    // And it does not interrupt b's gathering while the gate is full.
+    b.tick(&mut wb, &shared);
+    assert_eq!(wb.take_events(), ".gather=R");
+    // a finishes and gives the permit back: now b is interrupted, and enters.
+    a.tick(&mut wa, &shared);
+    assert_eq!(wa.take_events(), ".repair=S");
+    assert!(!shared.repair.is_full());
+    b.tick(&mut wb, &shared);
+    assert_eq!(wb.take_events(), "?hurt=S !gather +repair=R");
+}
+
+#[test]
+fn with_skip_blocked_false_a_full_gate_interrupts_and_restarts_the_running_child() {
+    let shared = PushyShared::new();
+    let (mut a, mut b) = (Pushy::default(), Pushy::default());
+    let mut wa = World::new(&[("hurt", "S"), ("repair", "R")]);
+    let mut wb = World::new(&[("hurt", "SS"), ("gather", "RR")]);
+    a.tick(&mut wa, &shared);
+    assert_eq!(wa.take_events(), "?hurt=S +repair=R");
+    // The guard accepts, the gate refuses, the decider falls back to gather.
+    b.tick(&mut wb, &shared);
+    assert_eq!(wb.take_events(), "?hurt=S +gather=R");
+    // Each tick: gathering is interrupted, and starts again from scratch.
+    b.tick(&mut wb, &shared);
+    assert_eq!(wb.take_events(), "?hurt=S !gather +gather=R");
+}
+
+#[test]
+fn a_room_clause_asks_a_gate_that_is_not_the_first_step() {
+    let shared = AskingShared::new();
+    let (mut a, mut b) = (Asking::default(), Asking::default());
+    let mut wa = World::new(&[("hurt", "S"), ("walk", "S"), ("repair", "RS")]);
+    let mut wb = World::new(&[("hurt", "S"), ("gather", "RR"), ("walk", "R")]);
+    a.tick(&mut wa, &shared);
+    assert_eq!(wa.take_events(), "?hurt=S +walk=S +repair=R");
+    // The bench is full: b does not walk to it, and gathers on.
+    b.tick(&mut wb, &shared);
+    b.tick(&mut wb, &shared);
+    assert_eq!(wb.take_events(), "+gather=R .gather=R");
+    a.tick(&mut wa, &shared);
+    assert_eq!(wa.take_events(), ".repair=S");
+    b.tick(&mut wb, &shared);
+    assert_eq!(wb.take_events(), "?hurt=S !gather +walk=R");
+}

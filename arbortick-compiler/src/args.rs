@@ -313,18 +313,24 @@ params! {
         seconds: Expr = required(Seconds, seconds),
     }
 
-    /// `prioritized(redecides = N)`, `sequential`, `scored`
+    /// `prioritized(redecides = N, skip_blocked = false)`, `sequential`,
+    /// `scored`
     Redecides "(redecides = N)" {
         /// Decide again only every N ticks.
         redecides: Option<u32> = optional(Count, count),
+        /// A child whose first step is a full gate or a cooling global
+        /// cooldown is passed over (the default), or chosen and fails.
+        skip_blocked: bool = default(Flag, flag; true),
     }
 
-    /// `random(rng, redecides = N)`, `shuffle`
+    /// `random(rng, redecides = N, skip_blocked = false)`, `shuffle`
     Drawn "(rng, redecides = N)" {
         /// The random number generator to draw from.
         rng: Expr = required(Expr, expr),
         /// Decide again only every N ticks.
         redecides: Option<u32> = optional(Count, count),
+        /// As for [`Redecides`].
+        skip_blocked: bool = default(Flag, flag; true),
     }
 
     /// `switch(..)`, `monitor(..)`, `success_if(..)`...

@@ -192,6 +192,9 @@ pub enum ClauseKind {
     Score(Expr),
     /// `every(seconds)`
     Every(Result<crate::args::Seconds, Reported>),
+    /// `room('label)`: the labelled gate or global cooldown lets an agent
+    /// in.
+    Room(syn::Lifetime),
     /// `flags(any = .., all = .., none = ..)` or `stimuli(..)`
     Flags {
         stimuli: bool,

@@ -64,6 +64,7 @@ pub fn check(input: &Input, errors: &mut Errors) {
                 request_stream_is_a_parameter(tree, node, errors);
             }
             guard_is_valid(node, errors);
+            room_names_a_shared_node(tree, node, errors);
             if let NodeKind::Keyword { .. } = node.kind {
                 children_match_the_kind(node, errors);
                 masks_fit(node, errors);
@@ -340,6 +341,74 @@ fn guard_is_valid(node: &Node, errors: &mut Errors) {
                      `when <condition>` to decide, or a pattern that can fail (`Some(..)`)"
                 ),
             ));
+        }
+    }
+}
+
+/// `room('label)` in a guard names a `gate` or `global_cooldown` of the
+/// same tree.
+fn room_names_a_shared_node(tree: &TreeDef, node: &Node, errors: &mut Errors) {
+    for clause in node.guard.iter().flat_map(|g| &g.clauses) {
+        if let ClauseKind::Room(label) = &clause.kind
+            && let Err(error) = room_target(tree, label)
+        {
+            errors.push(error);
+        }
+    }
+}
+
+/// The node a `room('label)` clause asks: the `gate` or `global_cooldown`
+/// labelled so in `tree`.
+pub fn room_target<'a>(tree: &'a TreeDef, label: &syn::Lifetime) -> syn::Result<&'a Node> {
+    let named = tree
+        .roots
+        .iter()
+        .flat_map(walk)
+        .find(|n| n.label.as_ref().is_some_and(|l| l.ident == label.ident));
+    match named {
+        Some(node) if matches!(node.kind(), Kind::Gate | Kind::GlobalCooldown) => Ok(node),
+        Some(node) => {
+            let keyword = node.kind().keyword();
+            let article = if keyword.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                "an"
+            } else {
+                "a"
+            };
+            Err(syn::Error::new(
+                label.span(),
+                format!(
+                    "`room({label})` asks a `gate` or `global_cooldown` whether it lets an agent \
+                     in, but `{label}` labels {article} `{keyword}`"
+                ),
+            ))
+        }
+        None => {
+            let labels: Vec<String> = tree
+                .roots
+                .iter()
+                .flat_map(walk)
+                .filter(|n| matches!(n.kind(), Kind::Gate | Kind::GlobalCooldown))
+                .filter_map(|n| n.label.as_ref().map(|l| l.ident.to_string()))
+                .collect();
+            let close =
+                crate::kinds::closest(&label.ident.to_string(), labels.iter().map(String::as_str));
+            let known = match close {
+                Some(close) => format!("did you mean `'{close}`?"),
+                None if labels.is_empty() => {
+                    "it has no labelled `gate` or `global_cooldown`".to_string()
+                }
+                None => {
+                    let labels: Vec<String> = labels.iter().map(|l| format!("`'{l}`")).collect();
+                    format!("its gates and cooldowns are labelled {}", labels.join(", "))
+                }
+            };
+            Err(syn::Error::new(
+                label.span(),
+                format!(
+                    "no node of tree `{}` is labelled `{label}`; {known}",
+                    tree.name
+                ),
+            ))
         }
     }
 }

@@ -722,6 +722,23 @@ impl<'p, H: Host> Run<'_, 'p, H> {
         &self.shared.nodes[self.layout.offsets[place.tree] + place.node]
     }
 
+    /// Whether the gate or global cooldown of `refusal`, in the tree of
+    /// place `p`, would refuse an agent now.
+    fn refuses(&self, p: usize, refusal: &ir::Refusal) -> bool {
+        let place = &self.layout.places[p];
+        let q = self.layout.places.iter().position(|other| {
+            other.tree == place.tree
+                && other.instance == place.instance
+                && other.node == refusal.node
+        });
+        let Some(q) = q else { return false };
+        if let Kind::Gate(n) = self.node(q).kind {
+            self.gate(q).inside() >= n
+        } else {
+            !self.cooldown(q).is_ready(self.input.now)
+        }
+    }
+
     fn gate(&self, p: usize) -> &Gate {
         match self.shared_node(p) {
             SharedNode::Gate(g) => g,
@@ -910,6 +927,7 @@ impl<'p, H: Host> Run<'_, 'p, H> {
                 policy,
                 rng,
                 redecides,
+                skip_blocked: _,
             } => self.decider(p, *policy, rng.as_ref().map(text), *redecides),
             Kind::Wait(d) => {
                 let now = self.input.now;
@@ -1538,9 +1556,18 @@ impl<'p, H: Host> Run<'_, 'p, H> {
             return None;
         }
         let mut score = 1.0;
+        let refusals: &'p [ir::Refusal] = &self.node(c).refusals;
+        for refusal in refusals {
+            if self.refuses(c, refusal) {
+                let verdict = Verdict::Rejected(&refusal.text);
+                self.trace(p, 5, Event::Guard { child, verdict });
+                return None;
+            }
+        }
         let clauses: &'p [ir::Clause] = self.node(c).guard.as_ref().map_or(&[], |g| &g.clauses);
         for clause in clauses {
             let accepts = match &clause.kind {
+                ClauseKind::Room(refusal) => !self.refuses(c, refusal),
                 ClauseKind::When(e) => self.condition(c, e),
                 ClauseKind::WhenLet { pat, expr, .. } => {
                     let (pattern, expr) = (text(pat), text(expr));

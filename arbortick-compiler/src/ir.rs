@@ -50,6 +50,11 @@ pub struct Node {
     pub detail: String,
     /// The guard, for a child of a decider group.
     pub guard: Option<Guard>,
+    /// For a child of a decider group: the shared nodes it enters before
+    /// doing anything else, any of which refusing fails it at once (see
+    /// [`Kind::entry`]). Its guard rejects it while one refuses, unless the
+    /// group says `skip_blocked = false`.
+    pub refusals: Vec<Refusal>,
     /// What selects an arm of a `switch` or `switch_eq`.
     pub arm: Option<crate::ast::Arm>,
     /// The node may return `Running`, so its parent must remember it.
@@ -229,6 +234,9 @@ pub enum Kind {
         policy: Policy,
         rng: Option<Expr>,
         redecides: Option<u32>,
+        /// Children a refusing shared node would fail at once are passed
+        /// over (see [`Node::refusals`]).
+        skip_blocked: bool,
     },
     /// e.g. `scope(enter = me.join(), exit = me.leave()) { a }`
     Scope {
@@ -379,6 +387,31 @@ pub enum ClauseKind {
         mode: FlagMode,
         expr: Expr,
     },
+    /// `room('label)`: the gate or global cooldown of that label lets an
+    /// agent in now.
+    Room(Refusal),
+}
+
+/// A shared node that may refuse an agent at once: a `gate` that is full,
+/// a `global_cooldown` that is cooling down.
+#[derive(Clone, Debug)]
+pub struct Refusal {
+    /// The `gate` or `global_cooldown` node.
+    pub node: usize,
+    /// What the guard's trace says when it refuses.
+    pub text: String,
+}
+
+/// How entering a node leads into its first child ([`Kind::entry`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Entry {
+    /// It may refuse, failing at once; else it enters its first child.
+    Refuses,
+    /// It enters its first child, and fails at once if that child does.
+    PassesThrough,
+    /// It may run a leaf, an expression or a hook, or turn its child's
+    /// failure into something else, before or instead of entering it.
+    Acts,
 }
 
 /// How a `flags`/`stimuli` clause tests the flags.
@@ -442,6 +475,59 @@ impl Kind {
             | Kind::Constant(_)
             | Kind::Leaf { .. }
             | Kind::Subtree { .. } => Release::Nothing,
+        }
+    }
+
+    /// What entering the node does first: where a decider finds the
+    /// shared nodes a child would be refused by before it does anything.
+    pub fn entry(&self) -> Entry {
+        match self {
+            Kind::Gate(_) | Kind::GlobalCooldown(_) => Entry::Refuses,
+            // Their first child's failure is theirs, at once.
+            Kind::Sequence
+            | Kind::SequenceWithMemory
+            | Kind::ReactiveSequence
+            | Kind::AsyncSequence
+            | Kind::Repeat(_)
+            | Kind::Timeout(_)
+            | Kind::KeepRunningUntilFailure => Entry::PassesThrough,
+            // A failure that runs something else (`try_catch`'s catch,
+            // a select's next child, `retry`), is turned into another
+            // status, or comes after an expression, a hook or a wait.
+            Kind::TryCatch
+            | Kind::Select
+            | Kind::ReactiveSelect
+            | Kind::AsyncSelect
+            | Kind::IfThenElse
+            | Kind::WhileDoElse
+            | Kind::Parallel { .. }
+            | Kind::ParallelAll { .. }
+            | Kind::Invert
+            | Kind::ForceSuccess
+            | Kind::ForceFailure
+            | Kind::Retry(_)
+            | Kind::Decider { .. }
+            | Kind::Scope { .. }
+            | Kind::Wait(_)
+            | Kind::Delay(_)
+            | Kind::Cooldown(_)
+            | Kind::Every(_)
+            | Kind::RunOnce { .. }
+            | Kind::After { .. }
+            | Kind::Precondition { .. }
+            | Kind::RunWhile { .. }
+            | Kind::ForEach { .. }
+            | Kind::Rendezvous { .. }
+            | Kind::Sync { .. }
+            | Kind::Request { .. }
+            | Kind::Monitor { .. }
+            | Kind::Switch(_)
+            | Kind::Cond(_)
+            | Kind::Action(_)
+            | Kind::Instant(_)
+            | Kind::Constant(_)
+            | Kind::Leaf { .. }
+            | Kind::Subtree { .. } => Entry::Acts,
         }
     }
 

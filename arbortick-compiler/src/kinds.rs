@@ -508,7 +508,7 @@ pub const BTCPP_SPELLINGS: &[(&str, &str)] = &[
 ];
 
 /// Words that start a guard clause.
-pub const GUARD_WORDS: &[&str] = &["when", "score", "every", "flags", "stimuli"];
+pub const GUARD_WORDS: &[&str] = &["when", "score", "every", "flags", "stimuli", "room"];
 
 /// The candidate closest to `word`, if it is close enough to be a typo.
 pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {

@@ -23,6 +23,7 @@ pub fn lower(tree: &ast::TreeDef, errors: &mut Errors) -> Result<Tree, Reported>
         tree,
         nodes: &mut nodes,
         errors,
+        rooms: Vec::new(),
     };
     // Pre-order, without recursion (a tree may nest hundreds deep):
     // children go on the stack last first, so the first child's subtree is
@@ -42,6 +43,8 @@ pub fn lower(tree: &ast::TreeDef, errors: &mut Errors) -> Result<Tree, Reported>
             stack.push((child, Some(id), depth + 1, inner));
         }
     }
+    lowering.resolve_rooms()?;
+    refusals(&mut nodes);
     let context = check::context_param(&tree.params).map(|p| p.name.clone());
     let activation_times = context.is_some() && tree.activation_times.is_some();
     analyse(&mut nodes, activation_times);
@@ -72,6 +75,35 @@ struct Lowering<'a> {
     tree: &'a ast::TreeDef,
     nodes: &'a mut Vec<Node>,
     errors: &'a mut Errors,
+    /// `room('label)` clauses: the node whose guard holds one, the
+    /// clause's index, and the label it asks.
+    rooms: Vec<(usize, usize, syn::Lifetime)>,
+}
+
+impl Lowering<'_> {
+    /// Points each `room('label)` clause at the node of its label.
+    fn resolve_rooms(&mut self) -> Result<(), Reported> {
+        for (id, index, label) in std::mem::take(&mut self.rooms) {
+            let name = label.ident.to_string();
+            let target = self.nodes.iter().position(|n| {
+                n.label.as_deref() == Some(&name) && matches!(n.kind.entry(), ir::Entry::Refuses)
+            });
+            let Some(target) = target else {
+                let error = check::room_target(self.tree, &label).err();
+                let error = error.unwrap_or_else(|| {
+                    syn::Error::new(label.span(), "`room` names no gate or global cooldown")
+                });
+                return Err(self.errors.report(error));
+            };
+            let text = refusal_text(&self.nodes[target]);
+            if let Some(guard) = &mut self.nodes[id].guard
+                && let ir::ClauseKind::Room(refusal) = &mut guard.clauses[index].kind
+            {
+                *refusal = ir::Refusal { node: target, text };
+            }
+        }
+        Ok(())
+    }
 }
 
 impl Lowering<'_> {
@@ -167,6 +199,7 @@ impl Lowering<'_> {
             column: u32::try_from(start.column + 1).unwrap_or(u32::MAX),
             detail,
             guard,
+            refusals: Vec::new(),
             arm: node.arm.as_deref().cloned(),
             can_run: false,
             has_state: false,
@@ -184,10 +217,11 @@ impl Lowering<'_> {
 
     /// The IR kind of a keyword node, from its typed arguments and its place.
     fn keyword_kind(&mut self, typed: &Typed, at: Place) -> Result<Kind, Reported> {
-        let decider = |policy, rng: Option<&syn::Expr>, redecides| Kind::Decider {
+        let decider = |policy, rng: Option<&syn::Expr>, redecides, skip_blocked| Kind::Decider {
             policy,
             rng: rng.cloned(),
             redecides,
+            skip_blocked,
         };
         let skip =
             |this: &mut Self| this.checked(check::passed_over_as(at.parent, at.kind, at.ident));
@@ -231,11 +265,15 @@ impl Lowering<'_> {
             Typed::KeepRunningUntilFailure(_) => Kind::KeepRunningUntilFailure,
             Typed::Repeat(b) => Kind::Repeat(b.count),
             Typed::Retry(b) => Kind::Retry(b.count),
-            Typed::Prioritized(d) => decider(Policy::Prioritized, None, d.redecides),
-            Typed::Sequential(d) => decider(Policy::Sequential, None, d.redecides),
-            Typed::Random(d) => decider(Policy::Random, Some(&d.rng), d.redecides),
-            Typed::Shuffle(d) => decider(Policy::Shuffle, Some(&d.rng), d.redecides),
-            Typed::Scored(d) => decider(Policy::Scored, None, d.redecides),
+            Typed::Prioritized(d) => {
+                decider(Policy::Prioritized, None, d.redecides, d.skip_blocked)
+            }
+            Typed::Sequential(d) => decider(Policy::Sequential, None, d.redecides, d.skip_blocked),
+            Typed::Random(d) => decider(Policy::Random, Some(&d.rng), d.redecides, d.skip_blocked),
+            Typed::Shuffle(d) => {
+                decider(Policy::Shuffle, Some(&d.rng), d.redecides, d.skip_blocked)
+            }
+            Typed::Scored(d) => decider(Policy::Scored, None, d.redecides, d.skip_blocked),
             Typed::Scope(s) => Kind::Scope {
                 enter: s.enter.clone(),
                 tick: s.tick.clone(),
@@ -321,6 +359,63 @@ impl Lowering<'_> {
     }
 }
 
+/// The shared nodes each child of a decider group enters before doing
+/// anything else ([`Kind::entry`]), unless the group says
+/// `skip_blocked = false`.
+fn refusals(nodes: &mut [Node]) {
+    for id in 0..nodes.len() {
+        if let Kind::Decider {
+            skip_blocked: true, ..
+        } = nodes[id].kind
+        {
+            for k in 0..nodes[id].children.len() {
+                let child = nodes[id].children[k];
+                let found = entered_first(nodes, child);
+                nodes[child].refusals = found;
+            }
+        }
+    }
+}
+
+/// The shared nodes that may refuse an agent entering `id`, before it does
+/// anything else: down first children, through nodes that pass their
+/// first child's failure on at once.
+fn entered_first(nodes: &[Node], id: usize) -> Vec<ir::Refusal> {
+    let mut found = Vec::new();
+    let mut at = id;
+    loop {
+        let node = &nodes[at];
+        match node.kind.entry() {
+            ir::Entry::Refuses => found.push(ir::Refusal {
+                node: at,
+                text: refusal_text(node),
+            }),
+            ir::Entry::PassesThrough => {}
+            ir::Entry::Acts => return found,
+        }
+        match node.children.first() {
+            Some(&first) => at = first,
+            None => return found,
+        }
+    }
+}
+
+/// What a guard's trace says when `node` (a gate or global cooldown)
+/// refuses: "'repair: gate(3) is full".
+fn refusal_text(node: &Node) -> String {
+    let label = node
+        .label
+        .as_ref()
+        .map(|l| format!("'{l}: "))
+        .unwrap_or_default();
+    let state = if let Kind::Gate(_) = node.kind {
+        "is full"
+    } else {
+        "is cooling down"
+    };
+    format!("{label}{} {state}", node.detail)
+}
+
 /// Where a keyword node sits: what its IR kind depends on besides its
 /// arguments.
 struct Place<'a> {
@@ -344,6 +439,7 @@ impl Lowering<'_> {
         let mut clauses = Vec::new();
         for clause in &guard.clauses {
             let text = tokens_text(clause.tokens.clone());
+            let index = clauses.len();
             let mut push = |kind| {
                 clauses.push(ir::Clause {
                     kind,
@@ -360,6 +456,15 @@ impl Lowering<'_> {
                     expr: expr.clone(),
                 }),
                 ast::ClauseKind::Score(e) => push(ir::ClauseKind::Score(e.clone())),
+                // The node it asks is found once every node is lowered
+                // ([`Lowering::rooms`]).
+                ast::ClauseKind::Room(label) => {
+                    self.rooms.push((self.nodes.len(), index, label.clone()));
+                    push(ir::ClauseKind::Room(ir::Refusal {
+                        node: 0,
+                        text: String::new(),
+                    }))
+                }
                 ast::ClauseKind::Every(every) => {
                     let every = every.as_ref().map_err(|reported| *reported)?;
                     push(ir::ClauseKind::Every(every.seconds.clone()));

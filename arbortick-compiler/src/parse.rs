@@ -515,6 +515,20 @@ fn parse_clause(input: ParseStream, errors: &mut Errors) -> syn::Result<Clause> 
             let raw = parse_args(input)?;
             ClauseKind::Every(args::read("every", span, raw.as_ref(), "", errors))
         }
+        "room" => {
+            let content;
+            parenthesized!(content in input);
+            let label: Lifetime = content.parse().map_err(|_| {
+                syn::Error::new(
+                    content.span(),
+                    "expected the label of a `gate` or `global_cooldown`, as in `room('repair)`",
+                )
+            })?;
+            if !content.is_empty() {
+                return Err(content.error("`room` takes one label, as in `room('repair)`"));
+            }
+            ClauseKind::Room(label)
+        }
         "flags" | "stimuli" => {
             let raw = parse_args(input)?;
             ClauseKind::Flags {
@@ -1158,6 +1172,7 @@ mod tests {
                             ClauseKind::Every(_) => "every",
                             ClauseKind::Flags { stimuli: false, .. } => "flags",
                             ClauseKind::Flags { stimuli: true, .. } => "stimuli",
+                            ClauseKind::Room(_) => "room",
                         })
                         .collect()
                 })

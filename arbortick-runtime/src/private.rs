@@ -68,8 +68,8 @@ pub trait Saved: Embed {}
 
 /// Checks a loaded `gate` of `capacity`: at most that many permits taken,
 /// and with `tally`, exactly the permits its agents hold.
-pub fn check_gate(
-    gate: &Gate,
+pub fn check_gate<const C: u32>(
+    gate: &Gate<C>,
     node: &'static NodeInfo,
     capacity: u32,
     tally: Option<&Tally>,
@@ -336,13 +336,13 @@ pub mod flags {
 
 /// `gate(n)` entry: takes a permit if fewer than `capacity` are taken.
 #[inline]
-pub fn gate_enter(gate: &Gate, capacity: u32) -> bool {
+pub fn gate_enter<const C: u32>(gate: &Gate<C>, capacity: u32) -> bool {
     gate.try_enter(capacity)
 }
 
 /// `gate(n)` exit: gives the permit back.
 #[inline]
-pub fn gate_leave(gate: &Gate) {
+pub fn gate_leave<const C: u32>(gate: &Gate<C>) {
     gate.leave()
 }
 

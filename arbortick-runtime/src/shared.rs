@@ -76,18 +76,37 @@ pub enum Sync {
 }
 
 /// `gate(n)`: at most `n` agents inside a branch at once (a counting
-/// semaphore).
+/// semaphore). Its capacity is part of its type: the field of `gate(3)` in
+/// a tree's shared state is a `Gate<3>`.
+///
+/// ```
+/// use bt::shared::Gate;
+///
+/// let repair: Gate<3> = Gate::new();
+/// assert_eq!((repair.capacity(), repair.inside(), repair.is_full()), (3, 0, false));
+/// ```
 #[derive(Debug, Default)]
-pub struct Gate {
+pub struct Gate<const CAPACITY: u32 = { u32::MAX }> {
     inside: AtomicU32,
 }
 
-impl Gate {
+impl<const CAPACITY: u32> Gate<CAPACITY> {
     /// An empty gate.
-    pub const fn new() -> Gate {
+    pub const fn new() -> Self {
         Gate {
             inside: AtomicU32::new(0),
         }
+    }
+
+    /// How many agents may be inside at once.
+    pub const fn capacity(&self) -> u32 {
+        CAPACITY
+    }
+
+    /// Every permit is taken: an agent that enters now fails.
+    #[inline]
+    pub fn is_full(&self) -> bool {
+        self.inside() >= CAPACITY
     }
 
     /// Takes a permit if fewer than `capacity` are taken.
@@ -335,9 +354,26 @@ mod with_serde {
         )*};
     }
 
+    // Permits taken.
+    impl<const CAPACITY: u32> Serialize for Gate<CAPACITY> {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            serializer.serialize_newtype_struct("Gate", &self.inside.load(Ordering::Acquire))
+        }
+    }
+
+    impl<'de, const CAPACITY: u32> Deserialize<'de> for Gate<CAPACITY> {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            #[derive(Deserialize)]
+            #[serde(rename = "Gate")]
+            struct Saved(u32);
+            let Saved(inside) = Saved::deserialize(deserializer)?;
+            Ok(Gate {
+                inside: AtomicU32::new(inside),
+            })
+        }
+    }
+
     saved_as! {
-        // Permits taken.
-        Gate { inside: AtomicU32 } as "Gate": u32 = |n| n, |n| n;
         // The time from which the branch may be entered.
         GlobalCooldown { ready_at: AtomicU64 } as "GlobalCooldown":
             Time = |bits| Time(f64::from_bits(bits)), |t: Time| t.0.to_bits();
@@ -352,7 +388,7 @@ mod tests {
 
     #[test]
     fn gate_admits_up_to_capacity() {
-        let gate = Gate::new();
+        let gate: Gate = Gate::new();
         assert!(gate.try_enter(2) && gate.try_enter(2));
         assert!(!gate.try_enter(2));
         gate.leave();
@@ -362,7 +398,7 @@ mod tests {
 
     #[test]
     fn a_permit_given_back_to_an_empty_gate_leaves_it_empty() {
-        let gate = Gate::new();
+        let gate: Gate = Gate::new();
         gate.leave();
         assert_eq!(gate.inside(), 0);
         assert!(gate.try_enter(1));

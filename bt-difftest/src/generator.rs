@@ -522,6 +522,11 @@ impl Generator {
         if self.rng.chance(25) {
             args.push(format!("redecides = {}", 1 + self.rng.below(2)));
         }
+        // Rarely: children whose first step is a full gate are chosen (and
+        // fail) instead of passed over.
+        if self.shared_allowed && self.rng.chance(10) {
+            args.push("skip_blocked = false".to_string());
+        }
         let args = if args.is_empty() {
             String::new()
         } else {

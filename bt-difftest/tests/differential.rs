@@ -169,6 +169,7 @@ fn compiled_trees_match_the_interpreter() {
         ("trace level 5", " T5 "),
         ("trace level 6", " T6 "),
         ("reset", " reset:"),
+        ("child passed over for a full gate", "is full"),
     ];
     for (index, (name, run)) in CASES.iter().enumerate() {
         for e in 0..episodes {

@@ -220,10 +220,7 @@ impl Scene for Squad {
             state.reset(me, &cx, &self.shared);
         }
         let s = &self.shared;
-        [&s.grenade, &s.taunt, &s.shoot]
-            .iter()
-            .all(|g| g.inside() == 0)
-            && s.flank.members() == 0
+        [s.grenade.inside(), s.taunt.inside(), s.shoot.inside()] == [0; 3] && s.flank.members() == 0
     }
     fn shared_json(&self) -> Option<Value> {
         Some(serde_json::to_value(&*self.shared).unwrap())

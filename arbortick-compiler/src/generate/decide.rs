@@ -20,7 +20,7 @@
 //! reports the excess as a `TickError`.
 
 use super::{Gen, mask_for, names, status};
-use crate::ir::{ClauseKind, FlagMode, Keep, Policy, Shape};
+use crate::ir::{ClauseKind, FlagMode, Keep, Kind, Policy, Refusal, Shape};
 use bt_runtime::Status;
 use proc_macro2::{Literal, TokenStream};
 use quote::{quote, quote_spanned};
@@ -131,14 +131,23 @@ impl Gen<'_> {
         let cx = self.tree.context.as_ref();
         let mut code = Vec::new();
         let mut has_score = false;
-        for clause in node.guard.iter().flat_map(|g| &g.clauses) {
-            let text = &clause.text;
+        let reject = |text: &str| {
             let trace = self.trace(
                 5,
                 group,
                 quote!(Guard { child: &#nodes[#c], verdict: ::__bt::trace::Verdict::Rejected(#text) }),
             );
-            let reject = quote!({ #trace break #label; });
+            quote!({ #trace break #label; })
+        };
+        // First what the child would be refused by before doing anything:
+        // a guard clause after it (`every`) may take effect when it passes.
+        for refusal in &node.refusals {
+            let refuses = self.refuses(refusal);
+            let reject = reject(&refusal.text);
+            code.push(quote!(if #refuses #reject));
+        }
+        for clause in node.guard.iter().flat_map(|g| &g.clauses) {
+            let reject = reject(&clause.text);
             code.push(match &clause.kind {
                 // Typed on the user's expression: a guard that is not
                 // `bool` is reported there as "expected `bool`".
@@ -189,6 +198,10 @@ impl Gen<'_> {
                         quote_spanned!(expr.span()=> ::__bt::__private::flags::#test(#have, #expr));
                     quote!(if !#call #reject)
                 }
+                ClauseKind::Room(refusal) => {
+                    let refuses = self.refuses(refusal);
+                    quote!(if #refuses #reject)
+                }
             });
         }
         let default_score = (!has_score).then(|| quote!(let #score: ::core::primitive::f32 = 1.0;));
@@ -204,6 +217,20 @@ impl Gen<'_> {
                 #accepted
                 #accept
             }
+        }
+    }
+}
+
+impl Gen<'_> {
+    /// True while the gate or global cooldown of `refusal` would refuse an
+    /// agent entering it.
+    fn refuses(&self, refusal: &Refusal) -> TokenStream {
+        let shared = self.shared_place(refusal.node);
+        if let Kind::Gate(_) = self.tree.node(refusal.node).kind {
+            quote!(::__bt::shared::Gate::is_full(&#shared))
+        } else {
+            let now = names::now();
+            quote!(!::__bt::shared::GlobalCooldown::is_ready(&#shared, #now))
         }
     }
 }

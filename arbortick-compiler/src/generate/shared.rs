@@ -39,7 +39,16 @@ impl Gen<'_> {
             .filter_map(|n| Some((n, n.row.info().shared?)))
             .map(|(n, shared)| {
                 let ty = match shared {
-                    Shared::Gate => quote!(::__bt::shared::Gate),
+                    Shared::Gate => {
+                        // A gate's row describes `Kind::Gate`.
+                        let capacity = if let Kind::Gate(capacity) = n.kind {
+                            capacity
+                        } else {
+                            u32::MAX
+                        };
+                        let capacity = Literal::u32_unsuffixed(capacity);
+                        quote!(::__bt::shared::Gate<#capacity>)
+                    }
                     Shared::Cooldown => quote!(::__bt::shared::GlobalCooldown),
                     Shared::Rendezvous => quote!(::__bt::shared::Rendezvous),
                 };
@@ -65,7 +74,7 @@ impl Gen<'_> {
         let decls = fields
             .iter()
             .map(|(f, ty, doc)| quote!(#[doc = #doc] pub #f: #ty,));
-        let inits = fields.iter().map(|(f, ty, _)| quote!(#f: #ty::new(),));
+        let inits = fields.iter().map(|(f, ty, _)| quote!(#f: <#ty>::new(),));
         // Saved behind its tree's layout hash: serde's derive gives
         // inherent functions (`remote = "Self"`), which the trait impls of
         // `shared_checks` call.

@@ -329,6 +329,7 @@ impl Gen<'_> {
                 policy,
                 rng,
                 redecides,
+                skip_blocked: _,
             } => self.decider(id, *policy, rng.as_ref(), *redecides),
             Kind::Scope { enter, tick, .. } => self.scope(id, enter.as_ref(), tick.as_ref()),
             Kind::Wait(d) => self.wait(id, d),
