@@ -511,7 +511,8 @@
 //! the next tick. `repeat` and `retry` (BehaviorTree.CPP's
 //! `Repeat` and `RetryUntilSuccessful`) loop within one tick while the child
 //! finishes at once, and resume the running child otherwise; `n` is an
-//! integer literal of at least 1. BehaviorTree.CPP 4.x instead returns
+//! integer literal of at least 1 or a [named count](#named-counts).
+//! BehaviorTree.CPP 4.x instead returns
 //! `Running` with a wake-up signal after each run of the child that started
 //! and finished in the same tick (so does its `SequenceWithMemory` after
 //! such a child): its `tickOnce` then ticks the whole tree again at once,
@@ -645,6 +646,39 @@
 //! let mut state = Fighter::default();
 //! assert_eq!(state.tick(50, true), Status::Success);
 //! assert_eq!(state.tick(5, true), Status::Failure);
+//! ```
+//!
+//! # Named counts
+//!
+//! Every count and size may be a named constant instead of a literal:
+//! `gate(MAX_REPAIRERS)`, `repeat(TRIES)`, `retry(limits::TWICE)`,
+//! `parallel(success = NEED, failure = NEED)`, `parallel_all(max_failures
+//! = N)`, `rendezvous(PAIR)`, `redecides = BOUND`. The constant is any
+//! constant expression of type `u32`: rustc checks the type on its name,
+//! and a compile-time assertion its limits (at least 1; a rendezvous at
+//! most 255 members; a threshold at most the number of children), each
+//! mistake one error on the constant. A literal gives the macro the
+//! number, so the state keeps the narrowest counter that holds it and a
+//! negative threshold counts from the number of children (`-1` is all); a
+//! named count keeps a `u32` counter, and a named threshold counts from 1.
+//! The views write a named count as a blackboard entry of its name
+//! (`num_cycles="{TRIES}"`), and the reference interpreter (the
+//! `interpret` module of `arbortick-compiler`) runs
+//! only literal counts.
+//!
+//! ```
+//! # use bt::prelude::*;
+//! const MAX_REPAIRERS: u32 = 3;
+//! const TRIES: u32 = 2;
+//! struct Worker;
+//!
+//! behavior_tree! {
+//!     tree Repair(me: &mut Worker, shared: &RepairShared) {
+//!         'bench: gate(MAX_REPAIRERS) { retry(TRIES) { running } }
+//!     }
+//! }
+//! let shared = RepairShared::new();
+//! assert_eq!(shared.bench.capacity(), MAX_REPAIRERS);
 //! ```
 //!
 //! # Labels and metadata
@@ -812,7 +846,7 @@
 //! behavior_tree! {
 //!     tree Work(me: &mut Worker, shared: &WorkShared) {
 //!         prioritized {
-//!             when me.hurt => 'bench: gate(1) {
+//!             'bench: when me.hurt => gate(1) {
 //!                 action { me.log.push("repair"); Status::Running }
 //!             },
 //!             else => action { me.log.push("gather"); Status::Running },
@@ -1487,6 +1521,8 @@
 //! | a label with no node | label `'orphan` has no node after it | `label_without_node` |
 //! | a label used twice | duplicate label `'attack` in tree `T`: each label names one node; rename this one (first at line 6, column 13) | `duplicate_labels` |
 //! | `room('label)` naming no `gate` or `global_cooldown` | `room('walk)` asks a `gate` or `global_cooldown` whether it lets an agent in, but `'walk` labels an `action` / no node of tree `T` is labelled `'dor` | `room_without_a_gate` |
+//! | a named count that is not a `u32` constant | rustc: mismatched types, expected `u32`, on the constant's name | `named_count_of_the_wrong_type` |
+//! | a named count outside its limits | evaluation panicked: `capacity` of `gate` must be at least 1 / `members` of `rendezvous` must lie in 1..=255 | `named_count_out_of_its_limits` |
 //! | a decider's child labelled again after its guard | this child is labelled `'attack` already: a decider's child takes one label, before its guard | `decider_child_labelled_twice` |
 //! | `'static` or `'_` as a label | `'static` is a lifetime of Rust's own, not a label | `reserved_lifetime_as_label` |
 //! | arguments where none are taken | `sequence` takes no arguments | `arguments_on_sequence` |

@@ -29,6 +29,43 @@ pub struct Spanned<T> {
     pub span: Span,
 }
 
+/// A count as written: an integer literal, or a named constant (any
+/// constant expression of type `u32`, such as `MAX_REPAIRERS`), which
+/// rustc type-checks and whose limits a compile-time assertion checks.
+#[derive(Clone, Debug)]
+pub enum Count {
+    Literal(Spanned<u32>),
+    Named(Box<Expr>),
+}
+
+/// A `parallel` threshold as written: an integer literal (negative counts
+/// from the number of children), or a named constant of type `u32`.
+#[derive(Clone, Debug)]
+pub enum Threshold {
+    Literal(Spanned<i64>),
+    Named(Box<Expr>),
+}
+
+impl Count {
+    /// The number, if written as a literal.
+    pub fn literal(&self) -> Option<u32> {
+        match self {
+            Count::Literal(n) => Some(n.value),
+            Count::Named(_) => None,
+        }
+    }
+}
+
+impl Threshold {
+    /// The number, if written as a literal.
+    pub fn literal(&self) -> Option<i64> {
+        match self {
+            Threshold::Literal(n) => Some(n.value),
+            Threshold::Named(_) => None,
+        }
+    }
+}
+
 /// A parameter list: its [`Params`], and how its struct is read.
 pub trait Read: Sized {
     /// The parameters, in the order [`Read::read`] reads them.
@@ -317,7 +354,7 @@ params! {
     /// `scored`
     Redecides "(redecides = N)" {
         /// Decide again only every N ticks.
-        redecides: Option<u32> = optional(Count, count),
+        redecides: Option<Count> = optional(Count, count),
         /// A child whose first step is a full gate or a cooling global
         /// cooldown is passed over (the default), or chosen and fails.
         skip_blocked: bool = default(Flag, flag; true),
@@ -328,7 +365,7 @@ params! {
         /// The random number generator to draw from.
         rng: Expr = required(Expr, expr),
         /// Decide again only every N ticks.
-        redecides: Option<u32> = optional(Count, count),
+        redecides: Option<Count> = optional(Count, count),
         /// As for [`Redecides`].
         skip_blocked: bool = default(Flag, flag; true),
     }
@@ -367,21 +404,21 @@ params! {
     /// `repeat(3)`, `retry(forever)`
     Bound "(3)" {
         /// The count; `None` for `forever`.
-        count: Option<u32> = required(Bound, bound),
+        count: Option<Count> = required(Bound, bound),
     }
 
     /// `parallel(success = N, failure = M)`
     Parallel "(success = N, failure = M)" {
         /// Children that must succeed (all by default).
-        success: Option<Spanned<i64>> = optional(Threshold, threshold),
+        success: Option<Threshold> = optional(Threshold, threshold),
         /// Children that may fail before it fails (1 by default).
-        failure: Option<Spanned<i64>> = optional(Threshold, threshold),
+        failure: Option<Threshold> = optional(Threshold, threshold),
     }
 
     /// `parallel_all(max_failures = N)`
     ParallelAll "(max_failures = N)" {
         /// Failures at which it fails (1 by default).
-        max_failures: Option<Spanned<i64>> = optional(Threshold, threshold),
+        max_failures: Option<Threshold> = optional(Threshold, threshold),
     }
 
     /// `run_once(then_skip = true)`
@@ -408,13 +445,13 @@ params! {
     /// `gate(3)`
     Gate "(3)" {
         /// Agents inside at once.
-        capacity: u32 = required(Count, count),
+        capacity: Count = required(Count, count),
     }
 
     /// `rendezvous(2)`
     Rendezvous "(2)" {
         /// Agents that meet.
-        members: Spanned<u32> = required(Count, spanned_count),
+        members: Count = required(Count, count),
     }
 
     /// The `flags(..)` and `stimuli(..)` guard clauses.
@@ -455,7 +492,7 @@ fn item(arg: &Arg) -> syn::Result<Item> {
     }
 }
 
-fn bound(arg: &Arg) -> syn::Result<Option<u32>> {
+fn bound(arg: &Arg) -> syn::Result<Option<Count>> {
     let value = &arg.value;
     match value {
         Expr::Path(p) if p.path.is_ident("forever") => Ok(None),
@@ -463,7 +500,7 @@ fn bound(arg: &Arg) -> syn::Result<Option<u32>> {
             value.span(),
             "a count cannot be negative; for no bound write `forever` (BehaviorTree.CPP's `-1`)",
         )),
-        _ => count_expr(value)
+        _ => count(arg)
             .map(Some)
             .map_err(|e| syn::Error::new(e.span(), format!("{e}, or `forever`"))),
     }
@@ -502,22 +539,40 @@ fn otherwise(arg: &Arg) -> syn::Result<Otherwise> {
     }
 }
 
-fn count(arg: &Arg) -> syn::Result<u32> {
-    count_expr(&arg.value)
+/// A literal is checked here; anything else is a named count.
+fn count(arg: &Arg) -> syn::Result<Count> {
+    let value = &arg.value;
+    if is_literal(value) {
+        Ok(Count::Literal(Spanned {
+            value: count_expr(value)?,
+            span: value.span(),
+        }))
+    } else {
+        Ok(Count::Named(Box::new(value.clone())))
+    }
 }
 
-fn spanned_count(arg: &Arg) -> syn::Result<Spanned<u32>> {
-    Ok(Spanned {
-        value: count_expr(&arg.value)?,
-        span: arg.value.span(),
-    })
+fn threshold(arg: &Arg) -> syn::Result<Threshold> {
+    let value = &arg.value;
+    if is_literal(value) {
+        Ok(Threshold::Literal(Spanned {
+            value: threshold_expr(value)?,
+            span: value.span(),
+        }))
+    } else {
+        Ok(Threshold::Named(Box::new(value.clone())))
+    }
 }
 
-fn threshold(arg: &Arg) -> syn::Result<Spanned<i64>> {
-    Ok(Spanned {
-        value: threshold_expr(&arg.value)?,
-        span: arg.value.span(),
-    })
+/// A literal, negated or not: what the macro reads as a number.
+fn is_literal(expr: &Expr) -> bool {
+    match expr {
+        Expr::Lit(_) => true,
+        Expr::Unary(unary) if matches!(unary.op, UnOp::Neg(_)) => is_literal(&unary.expr),
+        Expr::Group(group) => is_literal(&group.expr),
+        Expr::Paren(paren) => is_literal(&paren.expr),
+        _ => false,
+    }
 }
 
 /// Seconds: an integer literal without a suffix reads as seconds: `2` is
@@ -641,7 +696,10 @@ mod tests {
             panic!()
         };
         assert_eq!(
-            (p.success.map(|s| s.value), p.failure.map(|f| f.value)),
+            (
+                p.success.as_ref().and_then(Threshold::literal),
+                p.failure.as_ref().and_then(Threshold::literal)
+            ),
             (Some(2), Some(1))
         );
         let (errors, typed) = read_str("parallel", "(success = -1)");
@@ -650,7 +708,10 @@ mod tests {
             panic!()
         };
         assert_eq!(
-            (p.success.map(|s| s.value), p.failure.is_none()),
+            (
+                p.success.as_ref().and_then(Threshold::literal),
+                p.failure.is_none()
+            ),
             (Some(-1), true)
         );
         let (errors, typed) = read_str("repeat", "(forever)");
@@ -685,7 +746,15 @@ mod tests {
         let Some(Typed::Random(drawn)) = typed else {
             panic!()
         };
-        assert_eq!(drawn.redecides, Some(2));
+        assert_eq!(drawn.redecides.as_ref().and_then(Count::literal), Some(2));
+        let (errors, typed) = read_str("repeat", "(TRIES)");
+        assert!(errors.is_empty(), "{errors:?}");
+        assert!(matches!(
+            typed,
+            Some(Typed::Repeat(Bound {
+                count: Some(Count::Named(_))
+            }))
+        ));
         let (_, typed) = read_str("precondition", "(me.ok())");
         let Some(Typed::Precondition(p)) = typed else {
             panic!()

@@ -172,6 +172,12 @@ impl Program {
                         .to_string(),
                 ));
             }
+            if let Some(count) = node.kind.named_count() {
+                problems.push(at(format!(
+                    "the interpreter needs the number of a count, not the constant `{count}`: \
+                     only rustc knows its value"
+                )));
+            }
             if let Kind::Subtree { path, .. } = &node.kind
                 && !names.contains(&embedded(path))
             {
@@ -732,8 +738,8 @@ impl<'p, H: Host> Run<'_, 'p, H> {
                 && other.node == refusal.node
         });
         let Some(q) = q else { return false };
-        if let Kind::Gate(n) = self.node(q).kind {
-            self.gate(q).inside() >= n
+        if let Kind::Gate(n) = &self.node(q).kind {
+            self.gate(q).inside() >= number(n)
         } else {
             !self.cooldown(q).is_ready(self.input.now)
         }
@@ -879,8 +885,10 @@ impl<'p, H: Host> Run<'_, 'p, H> {
             Kind::ReactiveSelect => self.reactive(p, Failure, Success),
             Kind::IfThenElse => self.if_then_else(p),
             Kind::WhileDoElse => self.while_do_else(p),
-            Kind::Parallel { success, failure } => self.parallel(p, Some((*success, *failure)), 0),
-            Kind::ParallelAll { max_failures } => self.parallel(p, None, *max_failures),
+            Kind::Parallel { success, failure } => {
+                self.parallel(p, Some((number(success), number(failure))), 0)
+            }
+            Kind::ParallelAll { max_failures } => self.parallel(p, None, number(max_failures)),
             Kind::Invert => self.tick(self.child(p, 0)).invert(),
             Kind::ForceSuccess => match self.tick(self.child(p, 0)) {
                 Running => Running,
@@ -894,8 +902,8 @@ impl<'p, H: Host> Run<'_, 'p, H> {
                 Failure => Failure,
                 _ => Running,
             },
-            Kind::Repeat(Some(n)) => self.repeat(p, *n, Success),
-            Kind::Retry(Some(n)) => self.repeat(p, *n, Failure),
+            Kind::Repeat(Some(n)) => self.repeat(p, number(n), Success),
+            Kind::Retry(Some(n)) => self.repeat(p, number(n), Failure),
             Kind::ForEach { item, then, .. } => {
                 if self.slot(p).child.is_none() {
                     let e = text(&item.expr);
@@ -928,7 +936,12 @@ impl<'p, H: Host> Run<'_, 'p, H> {
                 rng,
                 redecides,
                 skip_blocked: _,
-            } => self.decider(p, *policy, rng.as_ref().map(text), *redecides),
+            } => self.decider(
+                p,
+                *policy,
+                rng.as_ref().map(text),
+                redecides.as_ref().map(number),
+            ),
             Kind::Wait(d) => {
                 let now = self.input.now;
                 let start = *self.slot(p).started.get_or_insert(now);
@@ -970,7 +983,7 @@ impl<'p, H: Host> Run<'_, 'p, H> {
             | Kind::RunWhile { .. }
             | Kind::Gate(_)
             | Kind::GlobalCooldown(_) => self.latch(p),
-            Kind::Rendezvous { n, .. } => self.meet(p, *n),
+            Kind::Rendezvous { n, .. } => self.meet(p, number(n)),
             Kind::Sync { .. } => self.sync(p),
             Kind::Monitor { expr, index } => {
                 let instance = self.layout.places[p].instance;
@@ -1387,9 +1400,10 @@ impl<'p, H: Host> Run<'_, 'p, H> {
         let r = self.layout.places[p]
             .rendezvous
             .expect("check puts every sync inside a rendezvous");
-        let Kind::Rendezvous { n, .. } = self.node(r).kind else {
+        let Kind::Rendezvous { n, .. } = &self.node(r).kind else {
             unreachable!("a sync's rendezvous")
         };
+        let n = number(n);
         let generation = self.agent.slots[r].member.generation;
         if !self.slot(p).arrived {
             rt::rendezvous_arrive(self.rendezvous(r), generation);
@@ -1649,7 +1663,7 @@ impl<'p, H: Host> Run<'_, 'p, H> {
                 if self.slot(p).member.phase != rt::Phase::Idle {
                     self.halt(self.child(p, 0));
                     let generation = self.slot(p).member.generation;
-                    rt::rendezvous_leave(self.rendezvous(p), generation, *n);
+                    rt::rendezvous_leave(self.rendezvous(p), generation, number(n));
                 }
                 self.slot(p).member = rt::Member::default();
             }
@@ -1785,7 +1799,7 @@ impl<'k> Latch<'k> {
                 when: *when,
             },
             Kind::RunWhile { expr, skip } => Latch::RunWhile { expr, skip: *skip },
-            Kind::Gate(n) => Latch::Gate(*n),
+            Kind::Gate(n) => Latch::Gate(number(n)),
             Kind::GlobalCooldown(d) => Latch::GlobalCooldown(d),
             Kind::Sequence
             | Kind::SequenceWithMemory
@@ -1832,4 +1846,10 @@ enum Plain {
     /// child that finished in the tick it started.
     Async,
     Memory,
+}
+
+/// A count's number. The interpreter refuses trees with named counts
+/// ([`Program::parse`]), whose value only rustc knows.
+fn number(count: &ir::Count) -> u32 {
+    count.literal().unwrap_or(1)
 }

@@ -213,9 +213,9 @@ pub enum Kind {
     WhileDoElse,
     /// e.g. `parallel(success = 2, failure = 1) { a, b, c }`; `failure` is the
     /// effective threshold: also reached once `success` became impossible.
-    Parallel { success: u32, failure: u32 },
+    Parallel { success: Count, failure: Count },
     /// e.g. `parallel_all(max_failures = 2) { a, b, c }`
-    ParallelAll { max_failures: u32 },
+    ParallelAll { max_failures: Count },
     /// e.g. `invert { a }`
     Invert,
     /// e.g. `force_success { a }`
@@ -225,15 +225,15 @@ pub enum Kind {
     /// e.g. `keep_running_until_failure { a }`
     KeepRunningUntilFailure,
     /// e.g. `repeat(3) { a }`; `None` for `repeat(forever)`
-    Repeat(Option<u32>),
+    Repeat(Option<Count>),
     /// e.g. `retry(3) { a }`; `None` for `retry(forever)`
-    Retry(Option<u32>),
+    Retry(Option<Count>),
     /// e.g. `prioritized { when x => a, else => b }`; `rng` for `random`
     /// and `shuffle`.
     Decider {
         policy: Policy,
         rng: Option<Expr>,
-        redecides: Option<u32>,
+        redecides: Option<Count>,
         /// Children a refusing shared node would fail at once are passed
         /// over (see [`Node::refusals`]).
         skip_blocked: bool,
@@ -281,11 +281,11 @@ pub enum Kind {
     /// parent passes over.
     RunWhile { expr: Expr, skip: Status },
     /// e.g. `gate(3) { a }`
-    Gate(u32),
+    Gate(Count),
     /// e.g. `global_cooldown(10.0) { a }`
     GlobalCooldown(Expr),
     /// e.g. `rendezvous(2) as role { a }`
-    Rendezvous { n: u32, role: Ident },
+    Rendezvous { n: Count, role: Ident },
     /// `sync`, inside the rendezvous node `rendezvous`.
     Sync { rendezvous: usize },
     /// e.g. `request(paths, FindPath { to })`; `slot` is its position among
@@ -390,6 +390,107 @@ pub enum ClauseKind {
     /// `room('label)`: the gate or global cooldown of that label lets an
     /// agent in now.
     Room(Refusal),
+}
+
+/// A count the tree uses: one the macro reads, or a named constant whose
+/// value only rustc knows.
+#[derive(Clone, Debug)]
+pub enum Count {
+    Literal(u32),
+    /// A constant expression of type `u32`; generated code asserts at
+    /// compile time that it lies in `min..=max` (`what` says where).
+    Named {
+        expr: Box<Expr>,
+        min: u32,
+        max: u32,
+        what: String,
+    },
+}
+
+impl Count {
+    /// The number, if the macro knows it.
+    pub fn literal(&self) -> Option<u32> {
+        match self {
+            Count::Literal(n) => Some(*n),
+            Count::Named { .. } => None,
+        }
+    }
+
+    /// The most it can be: what a counter up to it must hold.
+    pub fn most(&self) -> u32 {
+        match self {
+            Count::Literal(n) => *n,
+            Count::Named { max, .. } => *max,
+        }
+    }
+
+    /// For a named count, a module-level item asserting at compile time
+    /// that it lies in its limits, on the user's tokens.
+    pub fn assertion(&self) -> Option<proc_macro2::TokenStream> {
+        let Count::Named {
+            expr,
+            min,
+            max,
+            what,
+        } = self
+        else {
+            return None;
+        };
+        use syn::spanned::Spanned;
+        let message = if *max == u32::MAX {
+            format!("{what} must be at least {min}")
+        } else {
+            format!("{what} must lie in {min}..={max}")
+        };
+        Some(quote::quote_spanned!(expr.span()=>
+            const _: () = {
+                const __COUNT: ::core::primitive::u32 = #expr;
+                ::core::assert!(__COUNT >= #min && __COUNT <= #max, #message);
+            };
+        ))
+    }
+
+    /// As written (the constant's expression for a named count).
+    pub fn text(&self) -> String {
+        match self {
+            Count::Literal(n) => n.to_string(),
+            Count::Named { expr, .. } => quote::ToTokens::to_token_stream(expr)
+                .to_string()
+                .replace(' ', ""),
+        }
+    }
+}
+
+impl std::fmt::Display for Count {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text())
+    }
+}
+
+/// In generated code: the literal, or a block giving the constant as a
+/// `u32`, so that rustc type-checks it on the user's tokens. Its limits
+/// are asserted once per tree ([`Count::assertion`]).
+impl quote::ToTokens for Count {
+    fn to_tokens(&self, tokens: &mut proc_macro2::TokenStream) {
+        match self {
+            Count::Literal(n) => proc_macro2::Literal::u32_unsuffixed(*n).to_tokens(tokens),
+            Count::Named {
+                expr,
+                min,
+                max,
+                what,
+            } => {
+                use syn::spanned::Spanned;
+
+                let _ = (min, max, what);
+                quote::quote_spanned!(expr.span()=> {
+                    const __COUNT: ::core::primitive::u32 = #expr;
+                    __COUNT
+                })
+                .to_tokens(tokens)
+            }
+        }
+    }
 }
 
 /// A shared node that may refuse an agent at once: a `gate` that is full,
@@ -528,6 +629,58 @@ impl Kind {
             | Kind::Constant(_)
             | Kind::Leaf { .. }
             | Kind::Subtree { .. } => Entry::Acts,
+        }
+    }
+
+    /// A count of the node written as a named constant, if it has one.
+    pub fn named_count(&self) -> Option<&Count> {
+        self.counts().into_iter().find(|c| c.literal().is_none())
+    }
+
+    /// The node's counts and thresholds.
+    pub fn counts(&self) -> Vec<&Count> {
+        match self {
+            Kind::Parallel { success, failure } => vec![success, failure],
+            Kind::ParallelAll { max_failures } => vec![max_failures],
+            Kind::Repeat(n) | Kind::Retry(n) => n.iter().collect(),
+            Kind::Decider { redecides, .. } => redecides.iter().collect(),
+            Kind::Gate(n) | Kind::Rendezvous { n, .. } => vec![n],
+            Kind::Sequence
+            | Kind::SequenceWithMemory
+            | Kind::ReactiveSequence
+            | Kind::Select
+            | Kind::ReactiveSelect
+            | Kind::AsyncSequence
+            | Kind::AsyncSelect
+            | Kind::TryCatch
+            | Kind::IfThenElse
+            | Kind::WhileDoElse
+            | Kind::Invert
+            | Kind::ForceSuccess
+            | Kind::ForceFailure
+            | Kind::KeepRunningUntilFailure
+            | Kind::Scope { .. }
+            | Kind::Wait(_)
+            | Kind::Timeout(_)
+            | Kind::Delay(_)
+            | Kind::Cooldown(_)
+            | Kind::Every(_)
+            | Kind::RunOnce { .. }
+            | Kind::After { .. }
+            | Kind::Precondition { .. }
+            | Kind::RunWhile { .. }
+            | Kind::ForEach { .. }
+            | Kind::GlobalCooldown(_)
+            | Kind::Sync { .. }
+            | Kind::Request { .. }
+            | Kind::Monitor { .. }
+            | Kind::Switch(_)
+            | Kind::Cond(_)
+            | Kind::Action(_)
+            | Kind::Instant(_)
+            | Kind::Constant(_)
+            | Kind::Leaf { .. }
+            | Kind::Subtree { .. } => Vec::new(),
         }
     }
 

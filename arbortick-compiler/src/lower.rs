@@ -1,11 +1,11 @@
 //! [`ast`](crate::ast) -> [`ir`](crate::ir): flattens each checked tree into
 //! a pre-order node table and computes the state layout facts.
 
-use crate::args::Spanned;
+use crate::args;
 use crate::ast::{self, NodeKind};
 use crate::check;
 use crate::errors::{Errors, Reported};
-use crate::ir::{self, Field, FlagMode, Keep, Kind, Node, Policy, Release, Shape, Tree};
+use crate::ir::{self, Count, Field, FlagMode, Keep, Kind, Node, Policy, Release, Shape, Tree};
 use crate::kinds;
 use crate::kinds::{Otherwise, Typed};
 use bt_runtime::Status;
@@ -217,12 +217,6 @@ impl Lowering<'_> {
 
     /// The IR kind of a keyword node, from its typed arguments and its place.
     fn keyword_kind(&mut self, typed: &Typed, at: Place) -> Result<Kind, Reported> {
-        let decider = |policy, rng: Option<&syn::Expr>, redecides, skip_blocked| Kind::Decider {
-            policy,
-            rng: rng.cloned(),
-            redecides,
-            skip_blocked,
-        };
         let skip =
             |this: &mut Self| this.checked(check::passed_over_as(at.parent, at.kind, at.ident));
         // What a node that does not run its child returns, as `otherwise`
@@ -234,10 +228,42 @@ impl Lowering<'_> {
             Otherwise::Skip => skip(this),
         };
         let n = at.children;
-        let threshold = |this: &mut Self, key, given: Option<Spanned<i64>>, default| match given {
-            Some(given) => this.checked(check::threshold(at.kind, key, given, n)),
-            None => Ok(default),
+        let all = u32::try_from(n).unwrap_or(u32::MAX);
+        let what = |key: &str| format!("`{key}` of `{}`", at.kind.keyword());
+        let threshold = |this: &mut Self, key: &str, given: &Option<args::Threshold>, default| {
+            Ok(match given {
+                Some(args::Threshold::Literal(given)) => {
+                    Count::Literal(this.checked(check::threshold(at.kind, key, *given, n))?)
+                }
+                Some(args::Threshold::Named(expr)) => Count::Named {
+                    expr: expr.clone(),
+                    min: 1,
+                    max: all,
+                    what: what(key),
+                },
+                None => Count::Literal(default),
+            })
         };
+        let count = |given: &args::Count, max: u32, what: String| match given {
+            args::Count::Literal(n) => Count::Literal(n.value),
+            args::Count::Named(expr) => Count::Named {
+                expr: expr.clone(),
+                min: 1,
+                max,
+                what,
+            },
+        };
+        let decider =
+            |policy, rng: Option<&syn::Expr>, redecides: &Option<args::Count>, skip_blocked| {
+                Kind::Decider {
+                    policy,
+                    rng: rng.cloned(),
+                    redecides: redecides
+                        .as_ref()
+                        .map(|c| count(c, u32::MAX, what("redecides"))),
+                    skip_blocked,
+                }
+            };
         Ok(match typed {
             Typed::Sequence(_) => Kind::Sequence,
             Typed::SequenceWithMemory(_) => Kind::SequenceWithMemory,
@@ -250,30 +276,35 @@ impl Lowering<'_> {
             Typed::AsyncSelect(_) => Kind::AsyncSelect,
             Typed::TryCatch(_) => Kind::TryCatch,
             Typed::Parallel(p) => {
-                let all = u32::try_from(n).unwrap_or(u32::MAX);
-                let success = threshold(self, "success", p.success, all)?;
-                // Success becomes impossible once more than `n - success` failed.
-                let failure = threshold(self, "failure", p.failure, 1)?.min(all - success + 1);
-                Kind::Parallel { success, failure }
+                let success = threshold(self, "success", &p.success, all)?;
+                let failure = threshold(self, "failure", &p.failure, 1)?;
+                Kind::Parallel {
+                    failure: reachable_failure(success.clone(), failure, all),
+                    success,
+                }
             }
             Typed::ParallelAll(p) => Kind::ParallelAll {
-                max_failures: threshold(self, "max_failures", p.max_failures, 1)?,
+                max_failures: threshold(self, "max_failures", &p.max_failures, 1)?,
             },
             Typed::Invert(_) => Kind::Invert,
             Typed::ForceSuccess(_) => Kind::ForceSuccess,
             Typed::ForceFailure(_) => Kind::ForceFailure,
             Typed::KeepRunningUntilFailure(_) => Kind::KeepRunningUntilFailure,
-            Typed::Repeat(b) => Kind::Repeat(b.count),
-            Typed::Retry(b) => Kind::Retry(b.count),
+            Typed::Repeat(b) => {
+                Kind::Repeat(b.count.as_ref().map(|c| count(c, u32::MAX, what("count"))))
+            }
+            Typed::Retry(b) => {
+                Kind::Retry(b.count.as_ref().map(|c| count(c, u32::MAX, what("count"))))
+            }
             Typed::Prioritized(d) => {
-                decider(Policy::Prioritized, None, d.redecides, d.skip_blocked)
+                decider(Policy::Prioritized, None, &d.redecides, d.skip_blocked)
             }
-            Typed::Sequential(d) => decider(Policy::Sequential, None, d.redecides, d.skip_blocked),
-            Typed::Random(d) => decider(Policy::Random, Some(&d.rng), d.redecides, d.skip_blocked),
+            Typed::Sequential(d) => decider(Policy::Sequential, None, &d.redecides, d.skip_blocked),
+            Typed::Random(d) => decider(Policy::Random, Some(&d.rng), &d.redecides, d.skip_blocked),
             Typed::Shuffle(d) => {
-                decider(Policy::Shuffle, Some(&d.rng), d.redecides, d.skip_blocked)
+                decider(Policy::Shuffle, Some(&d.rng), &d.redecides, d.skip_blocked)
             }
-            Typed::Scored(d) => decider(Policy::Scored, None, d.redecides, d.skip_blocked),
+            Typed::Scored(d) => decider(Policy::Scored, None, &d.redecides, d.skip_blocked),
             Typed::Scope(s) => Kind::Scope {
                 enter: s.enter.clone(),
                 tick: s.tick.clone(),
@@ -326,10 +357,10 @@ impl Lowering<'_> {
                 expr: s.expression.clone(),
                 skip: skip(self)?,
             },
-            Typed::Gate(g) => Kind::Gate(g.capacity),
+            Typed::Gate(g) => Kind::Gate(count(&g.capacity, u32::MAX, what("capacity"))),
             Typed::GlobalCooldown(s) => Kind::GlobalCooldown(s.seconds.clone()),
             Typed::Rendezvous(r) => Kind::Rendezvous {
-                n: r.members.value,
+                n: count(&r.members, 255, what("members")),
                 role: self
                     .checked(check::role(at.kind, at.ident, at.binding))?
                     .clone(),
@@ -356,6 +387,35 @@ impl Lowering<'_> {
             Typed::Failure(_) => Kind::Constant(Status::Failure),
             Typed::Running(_) => Kind::Constant(Status::Running),
         })
+    }
+}
+
+/// A `parallel`'s effective failure threshold: also reached once `success`
+/// became impossible, after more than `all - success` failures.
+fn reachable_failure(success: Count, failure: Count, all: u32) -> Count {
+    match (&success, &failure) {
+        (Count::Literal(s), Count::Literal(f)) => Count::Literal((*f).min(all - s + 1)),
+        _ => {
+            let (s, f) = (count_expr(&success), count_expr(&failure));
+            Count::Named {
+                expr: Box::new(syn::parse_quote!({
+                    let __reachable: ::core::primitive::u32 = #all - #s + 1;
+                    let __failure: ::core::primitive::u32 = #f;
+                    if __failure < __reachable { __failure } else { __reachable }
+                })),
+                min: 1,
+                max: all,
+                what: "`failure` of `parallel`".to_string(),
+            }
+        }
+    }
+}
+
+/// A count as an expression of type `u32`.
+fn count_expr(count: &Count) -> syn::Expr {
+    match count {
+        Count::Literal(n) => syn::parse_quote!(#n),
+        Count::Named { expr, .. } => (**expr).clone(),
     }
 }
 
@@ -759,7 +819,8 @@ fn shape(node: &Node, child_state: bool, times: bool) -> Shape {
         // (see `analyse`).
         Kind::Parallel { failure, .. } => Shape::Record(vec![
             Field::Masks {
-                failed: *failure > 1,
+                // A named threshold may be more than 1.
+                failed: failure.literal() != Some(1),
                 running: false,
             },
             Field::Children,
@@ -771,7 +832,7 @@ fn shape(node: &Node, child_state: bool, times: bool) -> Shape {
             },
             Field::Children,
         ]),
-        Kind::Repeat(Some(n)) | Kind::Retry(Some(n)) => record(&[Field::Count(*n)]),
+        Kind::Repeat(Some(n)) | Kind::Retry(Some(n)) => record(&[Field::Count(n.most())]),
         Kind::Repeat(None) | Kind::Retry(None) => {
             record(&[Field::Latch(Release::Nothing), Field::Running])
         }
@@ -1260,20 +1321,17 @@ mod tests {
         let tree = lower_one(quote! {
             tree T(a: &mut A) { parallel(success = 2, failure = 3) { running, running, running } }
         });
-        assert!(matches!(
-            tree.nodes[0].kind,
-            Kind::Parallel {
-                success: 2,
-                failure: 2
-            }
-        ));
+        let thresholds = |kind: &Kind| match kind {
+            Kind::Parallel { success, failure } => (success.literal(), failure.literal()),
+            _ => (None, None),
+        };
+        assert_eq!(thresholds(&tree.nodes[0].kind), (Some(2), Some(2)));
         let tree = lower_one(quote! { tree T(a: &mut A) { parallel { running, running } } });
-        assert!(matches!(
-            tree.nodes[0].kind,
-            Kind::Parallel {
-                success: 2,
-                failure: 1
-            }
-        ));
+        assert_eq!(thresholds(&tree.nodes[0].kind), (Some(2), Some(1)));
+        // Named: the clamp is left to rustc.
+        let tree = lower_one(quote! {
+            tree T(a: &mut A) { parallel(success = NEED) { running, running } }
+        });
+        assert_eq!(thresholds(&tree.nodes[0].kind), (None, None));
     }
 }

@@ -1002,7 +1002,7 @@ mod tests {
         let kinds::Typed::Repeat(bound) = &**typed else {
             panic!()
         };
-        assert_eq!(bound.count, Some(3));
+        assert_eq!(bound.count.as_ref().and_then(args::Count::literal), Some(3));
     }
 
     #[test]
@@ -1020,8 +1020,8 @@ mod tests {
             panic!()
         };
         let given = (
-            parallel.success.map(|s| s.value),
-            parallel.failure.map(|f| f.value),
+            parallel.success.as_ref().and_then(args::Threshold::literal),
+            parallel.failure.as_ref().and_then(args::Threshold::literal),
         );
         assert_eq!(given, (Some(1), Some(2)));
     }

@@ -80,7 +80,7 @@ pub enum Sync {
 /// a tree's shared state is a `Gate<3>`.
 ///
 /// ```
-/// use bt::shared::Gate;
+/// use bt_runtime::shared::Gate;
 ///
 /// let repair: Gate<3> = Gate::new();
 /// assert_eq!((repair.capacity(), repair.inside(), repair.is_full()), (3, 0, false));

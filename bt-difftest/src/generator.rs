@@ -522,9 +522,10 @@ impl Generator {
         if self.rng.chance(25) {
             args.push(format!("redecides = {}", 1 + self.rng.below(2)));
         }
-        // Rarely: children whose first step is a full gate are chosen (and
-        // fail) instead of passed over.
-        if self.shared_allowed && self.rng.chance(10) {
+        // Now and then (from the expression count, not a random draw, so
+        // the trees of a seed stay the same otherwise): children whose first
+        // step is a full gate are chosen (and fail) instead of passed over.
+        if self.shared_allowed && self.next_expr % 7 == 3 {
             args.push("skip_blocked = false".to_string());
         }
         let args = if args.is_empty() {

@@ -20,7 +20,7 @@
 //! reports the excess as a `TickError`.
 
 use super::{Gen, mask_for, names, status};
-use crate::ir::{ClauseKind, FlagMode, Keep, Kind, Policy, Refusal, Shape};
+use crate::ir::{ClauseKind, Count, FlagMode, Keep, Kind, Policy, Refusal, Shape};
 use bt_runtime::Status;
 use proc_macro2::{Literal, TokenStream};
 use quote::{quote, quote_spanned};
@@ -108,7 +108,7 @@ impl Gen<'_> {
         id: usize,
         policy: Policy,
         rng: Option<&syn::Expr>,
-        redecides: Option<u32>,
+        redecides: Option<&Count>,
     ) -> TokenStream {
         let group = Group::new(self, id, policy, redecides);
         let choose = match policy {
@@ -244,7 +244,7 @@ struct Group<'g, 'a> {
     g: &'g Gen<'a>,
     id: usize,
     policy: Policy,
-    redecides: Option<u32>,
+    redecides: Option<&'g Count>,
     /// The number of children.
     n: usize,
     /// The mask type, one bit per child.
@@ -256,7 +256,7 @@ struct Group<'g, 'a> {
 }
 
 impl<'g, 'a> Group<'g, 'a> {
-    fn new(g: &'g Gen<'a>, id: usize, policy: Policy, redecides: Option<u32>) -> Self {
+    fn new(g: &'g Gen<'a>, id: usize, policy: Policy, redecides: Option<&'g Count>) -> Self {
         let node = g.tree.node(id);
         let n = node.children.len();
         let (nodes, i) = (names::nodes(), names::index());
@@ -285,7 +285,6 @@ impl<'g, 'a> Group<'g, 'a> {
         let fail = status(Status::Failure);
         let redecide_count = names::redecides();
         let bound = self.redecides.map(|max| {
-            let max = Literal::u32_unsuffixed(max);
             let error = names::error();
             let trace = self.g.trace(1, id, quote!(RedecideLimit));
             let tree_name = &self.g.tree.name;

@@ -11,9 +11,9 @@
 //! the tick, so the node enters, runs the child and leaves in one go.
 
 use super::{Gen, names, status};
-use crate::ir::{Field, Keep, Kind, Release, Shape};
+use crate::ir::{Count, Field, Keep, Kind, Release, Shape};
 use bt_runtime::Status;
-use proc_macro2::{Literal, TokenStream};
+use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
@@ -299,8 +299,8 @@ impl Gen<'_> {
 
     /// `gate(n) { child }`: a permit is taken on entry and given back when
     /// the child finishes or is halted; no permit, the gate fails.
-    pub(super) fn gate(&self, id: usize, n: u32) -> TokenStream {
-        let (shared, n) = (self.shared_place(id), Literal::u32_unsuffixed(n));
+    pub(super) fn gate(&self, id: usize, n: &Count) -> TokenStream {
+        let shared = self.shared_place(id);
         self.latch(
             id,
             Latch {

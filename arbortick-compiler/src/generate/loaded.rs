@@ -22,12 +22,12 @@
 //! what each agent holds (a permit, a membership), which the shared
 //! object's `check` counts.
 
-use super::{Gen, names};
-use crate::ir::{Field, Keep, Kind, Release, Shape};
+use super::{Gen, names, suffixed};
+use crate::ir::{Count, Field, Keep, Kind, Release, Shape};
 use crate::kinds::Row as _;
 use crate::kinds::Shared;
 use proc_macro2::{Ident, Literal, TokenStream};
-use quote::quote;
+use quote::{ToTokens, quote};
 
 impl Gen<'_> {
     /// `&<Tree as BehaviorTree>::NODES[id]`.
@@ -189,10 +189,10 @@ impl Gen<'_> {
                     checks.push(self.check_masks(id, *failed, *running, &all));
                 }
                 Field::Member => {
-                    let Kind::Rendezvous { n, .. } = node.kind else {
+                    let Kind::Rendezvous { n, .. } = &node.kind else {
                         unreachable!("only a rendezvous has members")
                     };
-                    let max = Literal::u128_unsuffixed(u128::from(n).saturating_sub(1));
+                    let max = below(n);
                     checks.push(quote! {
                         if self.member.phase != ::__bt::__private::Phase::Idle {
                             ::__bt::__private::check::at_most(#info, "role", self.member.role as ::core::primitive::u128, #max)?;
@@ -239,21 +239,21 @@ impl Gen<'_> {
                 ::__bt::__private::check::bits(#info, "running", self.running as #u128_, #held & !(#finished as #u128_))?;
             });
         }
-        let count = |mask: TokenStream, what: &str, threshold: u32| {
-            let max = Literal::u128_unsuffixed(u128::from(threshold).saturating_sub(1));
+        let count = |mask: TokenStream, what: &str, threshold: &Count| {
+            let max = below(threshold);
             quote! {
                 ::__bt::__private::check::at_most(#info, #what, #mask.count_ones() as #u128_, #max)?;
             }
         };
         // A parallel's counts stay below what would have finished it.
-        if let Kind::Parallel { success, failure } = node.kind {
+        if let Kind::Parallel { success, failure } = &node.kind {
             checks.push(count(quote!(self.succeeded), "children succeeded", success));
             if failed {
                 checks.push(count(quote!(self.failed), "children failed", failure));
             }
         } else if let Kind::ParallelAll { .. } = node.kind {
             let n = u32::try_from(node.children.len()).unwrap_or(u32::MAX);
-            checks.push(count(finished, "children finished", n));
+            checks.push(count(finished, "children finished", &Count::Literal(n)));
         }
         quote!(#(#checks)*)
     }
@@ -343,9 +343,10 @@ impl Gen<'_> {
             let id_lit = Literal::usize_unsuffixed(id);
             match kind {
                 Shared::Gate => {
-                    let Kind::Gate(capacity) = node.kind else {
+                    let Kind::Gate(capacity) = &node.kind else {
                         unreachable!("the table's gate is a gate")
                     };
+                    let capacity = suffixed(capacity);
                     counters.push(quote! {
                         ::__bt::__private::check_gate(&self.#field, #info, #capacity, #tally)?;
                     });
@@ -354,9 +355,10 @@ impl Gen<'_> {
                     );
                 }
                 Shared::Rendezvous => {
-                    let Kind::Rendezvous { n, .. } = node.kind else {
+                    let Kind::Rendezvous { n, .. } = &node.kind else {
                         unreachable!("the table's rendezvous is a rendezvous")
                     };
+                    let n = suffixed(n);
                     counters.push(quote! {
                         ::__bt::__private::check_rendezvous(&self.#field, #info, #n, #tally)?;
                     });
@@ -439,5 +441,14 @@ impl Gen<'_> {
 
             #impls
         }
+    }
+}
+
+/// One less than `count`, as a `u128` (0 for 0): the most a counter that
+/// stops at `count` holds.
+fn below(count: &Count) -> TokenStream {
+    match count.literal() {
+        Some(n) => Literal::u128_unsuffixed(u128::from(n).saturating_sub(1)).to_token_stream(),
+        None => quote!((#count as ::core::primitive::u128).saturating_sub(1)),
     }
 }

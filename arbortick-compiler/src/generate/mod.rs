@@ -71,6 +71,12 @@ fn generate_tree(tree: &Tree) -> TokenStream {
     let reset_body = g.reset_body();
     let keep = g.keep_type();
     let shared_type = g.shared_type();
+    // Each named count's limits, asserted once.
+    let count_limits = tree
+        .nodes
+        .iter()
+        .flat_map(|n| n.kind.counts())
+        .filter_map(crate::ir::Count::assertion);
     let state_types = g.state_types();
     let meta = g.behavior_tree_impl();
     let answer = g.answer_impl();
@@ -283,6 +289,7 @@ fn generate_tree(tree: &Tree) -> TokenStream {
         #keep
 
         #shared_type
+        #(#count_limits)*
 
         #meta
 
@@ -798,4 +805,13 @@ fn mask_for(bits: usize) -> TokenStream {
     };
     let ty = Ident::new(name, Span::call_site());
     quote!(::core::primitive::#ty)
+}
+
+/// A count as a `u32` expression: a literal with its suffix (`3u32`), or
+/// the named constant's checked block.
+pub(super) fn suffixed(count: &crate::ir::Count) -> TokenStream {
+    match count.literal() {
+        Some(n) => quote!(#n),
+        None => quote!(#count),
+    }
 }

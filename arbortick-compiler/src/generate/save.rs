@@ -246,16 +246,25 @@ pub(super) fn serde_impls(ty: &proc_macro2::Ident, save: TokenStream) -> TokenSt
     }
 }
 
+/// `Some(3)` or `None`: how an optional count has always been written in
+/// the hash (a named one as its constant's name).
+fn optional(count: &Option<crate::ir::Count>) -> String {
+    match count {
+        Some(count) => format!("Some({count})"),
+        None => "None".to_string(),
+    }
+}
+
 /// The integer parameters and policies of a node, which give saved counts
 /// and masks their meaning.
 fn params(node: &Node) -> String {
     match &node.kind {
         Kind::Parallel { success, failure } => format!("{success}/{failure}"),
         Kind::ParallelAll { max_failures } => format!("{max_failures}"),
-        Kind::Repeat(n) | Kind::Retry(n) => format!("{n:?}"),
+        Kind::Repeat(n) | Kind::Retry(n) => optional(n),
         Kind::Decider {
             policy, redecides, ..
-        } => format!("{policy:?} {redecides:?}"),
+        } => format!("{policy:?} {}", optional(redecides)),
         Kind::RunOnce { skip } => format!("{skip:?}"),
         Kind::Gate(n) => format!("{n}"),
         Kind::Rendezvous { n, .. } => format!("{n}"),

@@ -9,7 +9,7 @@
 
 use super::{Gen, names, status};
 use crate::ast::Arm;
-use crate::ir::Kind;
+use crate::ir::{Count, Kind};
 use crate::kinds::Row as _;
 use crate::kinds::Shared;
 use bt_runtime::Status;
@@ -41,12 +41,11 @@ impl Gen<'_> {
                 let ty = match shared {
                     Shared::Gate => {
                         // A gate's row describes `Kind::Gate`.
-                        let capacity = if let Kind::Gate(capacity) = n.kind {
-                            capacity
+                        let capacity = if let Kind::Gate(capacity) = &n.kind {
+                            quote!(#capacity)
                         } else {
-                            u32::MAX
+                            quote!({ ::core::primitive::u32::MAX })
                         };
-                        let capacity = Literal::u32_unsuffixed(capacity);
                         quote!(::__bt::shared::Gate<#capacity>)
                     }
                     Shared::Cooldown => quote!(::__bt::shared::GlobalCooldown),
@@ -122,12 +121,11 @@ impl Gen<'_> {
 
     /// `rendezvous(n) as role { child }`: join, wait (`Running`) until `n`
     /// members are there, then run the child with `role` bound.
-    pub(super) fn rendezvous(&self, id: usize, n: u32, role: &Ident) -> TokenStream {
+    pub(super) fn rendezvous(&self, id: usize, n: &Count, role: &Ident) -> TokenStream {
         let label = self.label(id);
         let place = self.place(id);
         let shared = self.shared_place(id);
         let member = names::member(id);
-        let n = Literal::u32_unsuffixed(n);
         let (r, fail, running) = (
             names::result(),
             status(Status::Failure),
@@ -179,10 +177,9 @@ impl Gen<'_> {
         let place = self.place(id);
         let shared = self.shared_place(rendezvous);
         let member = names::member(rendezvous);
-        let Kind::Rendezvous { n, .. } = self.tree.node(rendezvous).kind else {
+        let Kind::Rendezvous { n, .. } = &self.tree.node(rendezvous).kind else {
             unreachable!("check puts every sync inside a rendezvous")
         };
-        let n = Literal::u32_unsuffixed(n);
         let (ok, fail, running) = (
             status(Status::Success),
             status(Status::Failure),

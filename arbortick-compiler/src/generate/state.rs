@@ -14,7 +14,7 @@
 
 use super::{Gen, mask_for, names, uint_for};
 use crate::ir::{Field, Kind, Shape};
-use proc_macro2::{Ident, Literal, TokenStream};
+use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
 impl Gen<'_> {
@@ -428,10 +428,10 @@ impl Gen<'_> {
                     decls.push(quote!(/// Phase, group, role and `sync` points passed.
                         member: ::__bt::__private::Member,));
                     entered = Some(quote!(self.member.phase != ::__bt::__private::Phase::Idle));
-                    let Kind::Rendezvous { n, .. } = node.kind else {
+                    let Kind::Rendezvous { n, .. } = &node.kind else {
                         unreachable!("only a rendezvous has members")
                     };
-                    let (shared, n) = (self.shared_place(id), Literal::u32_unsuffixed(n));
+                    let shared = self.shared_place(id);
                     release = quote!(::__bt::__private::rendezvous_leave(&#shared, self.member.generation, #n););
                     resets.push(quote!(self.member = ::core::default::Default::default();));
                 }

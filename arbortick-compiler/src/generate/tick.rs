@@ -6,8 +6,8 @@
 //! place, evaluates the child into `__r`, then decides from `__r` whether to
 //! go on, return (`break 'n<id> ..`) or remember the child.
 
-use super::{Gen, names, status};
-use crate::ir::{Field, Keep, Kind, Shape};
+use super::{Gen, names, status, suffixed};
+use crate::ir::{Count, Field, Keep, Kind, Shape};
 use crate::kinds::{Children, Row as _};
 use bt_runtime::Status;
 use proc_macro2::{Literal, TokenStream};
@@ -58,12 +58,15 @@ enum HeldBy {
 
 /// When a `parallel` finishes.
 #[derive(Clone, Copy)]
-enum Finish {
+enum Finish<'a> {
     /// Once `success` children succeeded (Success) or `failure` failed
     /// (Failure), halting the others.
-    Thresholds { success: u32, failure: u32 },
+    Thresholds {
+        success: &'a Count,
+        failure: &'a Count,
+    },
     /// Once every child finished: Failure if at least this many failed.
-    All(u32),
+    All(&'a Count),
 }
 
 impl Gen<'_> {
@@ -297,14 +300,10 @@ impl Gen<'_> {
             }
             Kind::IfThenElse => self.if_then_else(id),
             Kind::WhileDoElse => self.while_do_else(id),
-            Kind::Parallel { success, failure } => self.parallel(
-                id,
-                Finish::Thresholds {
-                    success: *success,
-                    failure: *failure,
-                },
-            ),
-            Kind::ParallelAll { max_failures } => self.parallel(id, Finish::All(*max_failures)),
+            Kind::Parallel { success, failure } => {
+                self.parallel(id, Finish::Thresholds { success, failure })
+            }
+            Kind::ParallelAll { max_failures } => self.parallel(id, Finish::All(max_failures)),
             Kind::Invert => self.decorator(id, |r| quote!(::__bt::Status::invert(#r))),
             // A finished child's status replaced; `Running` passes.
             Kind::ForceSuccess => self.decorator(id, |r| {
@@ -320,8 +319,8 @@ impl Gen<'_> {
                 let (running, fail) = (status(Status::Running), status(Status::Failure));
                 quote!(if #r.is_failure() { #fail } else { #running })
             }),
-            Kind::Repeat(Some(n)) => self.repeat(id, *n, Status::Success, Status::Failure),
-            Kind::Retry(Some(n)) => self.repeat(id, *n, Status::Failure, Status::Success),
+            Kind::Repeat(Some(n)) => self.repeat(id, n, Status::Success, Status::Failure),
+            Kind::Retry(Some(n)) => self.repeat(id, n, Status::Failure, Status::Success),
             Kind::ForEach { item, then, .. } => self.for_each(id, item, *then),
             Kind::Repeat(None) => self.forever(id, Status::Success, Status::Failure),
             Kind::Retry(None) => self.forever(id, Status::Failure, Status::Success),
@@ -330,7 +329,7 @@ impl Gen<'_> {
                 rng,
                 redecides,
                 skip_blocked: _,
-            } => self.decider(id, *policy, rng.as_ref(), *redecides),
+            } => self.decider(id, *policy, rng.as_ref(), redecides.as_ref()),
             Kind::Scope { enter, tick, .. } => self.scope(id, enter.as_ref(), tick.as_ref()),
             Kind::Wait(d) => self.wait(id, d),
             Kind::Timeout(d) => self.timeout(id, d),
@@ -348,9 +347,9 @@ impl Gen<'_> {
                 expr, then, when, ..
             } => self.precondition(id, expr, *then, *when, false),
             Kind::RunWhile { expr, skip } => self.precondition(id, expr, *skip, true, true),
-            Kind::Gate(n) => self.gate(id, *n),
+            Kind::Gate(n) => self.gate(id, n),
             Kind::GlobalCooldown(d) => self.global_cooldown(id, d),
-            Kind::Rendezvous { n, role } => self.rendezvous(id, *n, role),
+            Kind::Rendezvous { n, role } => self.rendezvous(id, n, role),
             Kind::Sync { rendezvous } => self.sync(id, *rendezvous),
             Kind::Monitor { expr, index } => self.monitor(expr, *index),
             Kind::Switch(expr) => self.switch(id, expr),
@@ -1116,9 +1115,9 @@ impl Gen<'_> {
                 let reached = |mask: &str, status: &TokenStream| match finish {
                     Finish::Thresholds { success, failure } => {
                         let (mask, n) = if mask == "succeeded" {
-                            (quote!(succeeded), success)
+                            (quote!(succeeded), suffixed(success))
                         } else {
-                            (quote!(failed), failure)
+                            (quote!(failed), suffixed(failure))
                         };
                         quote! {
                             if #place.#mask.count_ones() >= #n {
@@ -1160,10 +1159,12 @@ impl Gen<'_> {
             // Without a running child every child finished in this tick, so
             // a threshold was met and a `break` above was taken.
             Finish::Thresholds { success, .. } if !node.can_run => {
+                let success = suffixed(success);
                 quote!(::__bt::Status::from_bool(#place.succeeded.count_ones() >= #success))
             }
             Finish::Thresholds { .. } => running.clone(),
             Finish::All(max_failures) => {
+                let max_failures = suffixed(max_failures);
                 let n = node.children.len();
                 let all = Literal::u128_unsuffixed(u128::MAX >> (128 - n));
                 let verdict = names::verdict();
@@ -1211,7 +1212,7 @@ impl Gen<'_> {
     /// `repeat(n)` (again while the child succeeds) and `retry(n)` (again
     /// while it fails): at most `n` runs of the child, looping within one
     /// tick while the child finishes at once.
-    fn repeat(&self, id: usize, n: u32, again: Status, stop: Status) -> TokenStream {
+    fn repeat(&self, id: usize, n: &Count, again: Status, stop: Status) -> TokenStream {
         let node = self.tree.node(id);
         let c = node.children[0];
         let (label, place) = (self.label(id), self.place(id));
@@ -1224,7 +1225,6 @@ impl Gen<'_> {
             quote!(let #child_place = &mut #place.child;)
         });
         let eval = self.eval(c);
-        let n = Literal::u32_unsuffixed(n);
         quote! {{
             #scratch
             #label: loop {

@@ -8,7 +8,7 @@
 
 use super::Gen;
 use crate::ast::Arm;
-use crate::ir::{Kind, Node};
+use crate::ir::{Count, Kind, Node};
 use crate::kinds::Row as _;
 use crate::kinds::{Btcpp, Category, KINDS};
 use bt_runtime::Status;
@@ -448,20 +448,28 @@ fn camel(keyword: &str) -> String {
 /// `_description` (for our own nodes, and built-ins whose arguments are
 /// Rust expressions).
 fn ports(node: &Node, nodes: &[Node]) -> (Vec<(&'static str, String)>, bool) {
-    let bound = |b: Option<u32>| b.map_or("-1".to_owned(), |n| n.to_string());
+    // A named count is written as a blackboard entry of its name, and the
+    // node's source goes in `_description`.
+    let count = |c: &Count| {
+        c.literal()
+            .map_or_else(|| format!("{{{c}}}"), |n| n.to_string())
+    };
+    let bound = |b: &Option<Count>| b.as_ref().map_or("-1".to_owned(), count);
+    let named = |counts: &[Option<&Count>]| counts.iter().flatten().any(|c| c.literal().is_none());
     match &node.kind {
         Kind::Parallel { success, failure } => (
             vec![
-                ("success_count", success.to_string()),
-                ("failure_count", failure.to_string()),
+                ("success_count", count(success)),
+                ("failure_count", count(failure)),
             ],
-            false,
+            named(&[Some(success), Some(failure)]),
         ),
-        Kind::ParallelAll { max_failures } => {
-            (vec![("max_failures", max_failures.to_string())], false)
-        }
-        Kind::Repeat(n) => (vec![("num_cycles", bound(*n))], false),
-        Kind::Retry(n) => (vec![("num_attempts", bound(*n))], false),
+        Kind::ParallelAll { max_failures } => (
+            vec![("max_failures", count(max_failures))],
+            named(&[Some(max_failures)]),
+        ),
+        Kind::Repeat(n) => (vec![("num_cycles", bound(n))], named(&[n.as_ref()])),
+        Kind::Retry(n) => (vec![("num_attempts", bound(n))], named(&[n.as_ref()])),
         Kind::Timeout(s) => msec(node, "msec", s),
         Kind::Delay(s) => msec(node, "delay_msec", s),
         Kind::Wait(s) => msec(node, "msec", s),
