@@ -184,6 +184,62 @@
 //! assert_eq!(bot.x, 2);
 //! ```
 //!
+//! ### Leaves and time
+//!
+//! A leaf sees time the way it sees anything else of the tick: through its
+//! fields. The tick context is a binding like the others, so a field set
+//! from `cx.now` or `cx.dt` in the literal is the current tick's time
+//! (the literal is built each tick), and the leaf keeps what it needs
+//! across ticks (when it started, how far it got) in its `Memory`. Keeping
+//! time out of [`Leaf`]'s methods keeps leaves testable with plain numbers,
+//! and trees without a context free of one.
+//!
+//! A game that keeps time in `f32` passes its clock as it is
+//! (`Ctx::new(now, dt)` takes any type that converts to `f64` without
+//! loss), reads it back with [`Ctx::now_f32`] and [`Ctx::dt_f32`], and
+//! writes durations as `f32` expressions (`wait(cfg.pause)`, `cooldown(..)`,
+//! `every(..)`: any expression that converts to `f64`).
+//!
+//! ```
+//! # use bt::prelude::*;
+//! struct Cannon { heat: f32 }
+//!
+//! /// Cools down by `rate` per second until cold; `dt` is the tick's.
+//! struct CoolDown { rate: f32, dt: f32 }
+//!
+//! impl Leaf<Cannon> for CoolDown {
+//!     type Memory = f32; // seconds spent cooling in this run
+//!     fn tick(&self, spent: &mut f32, cannon: &mut Cannon) -> Status {
+//!         *spent += self.dt;
+//!         cannon.heat = (cannon.heat - self.rate * self.dt).max(0.0);
+//!         if cannon.heat == 0.0 { Status::Success } else { Status::Running }
+//!     }
+//! }
+//!
+//! struct Config { pause: f32 }
+//!
+//! behavior_tree! {
+//!     tree Fire(me: &mut Cannon, cx: &Ctx, cfg: &Config) {
+//!         sequence {
+//!             CoolDown { rate: 10.0, dt: cx.dt_f32() },
+//!             wait(cfg.pause), // f32 seconds, no cast
+//!         }
+//!     }
+//! }
+//!
+//! let (mut cannon, cfg) = (Cannon { heat: 10.0 }, Config { pause: 0.5_f32 });
+//! let mut state = Fire::default();
+//! let (mut now, dt) = (0.0_f32, 0.5_f32);
+//! let mut ticks = 1;
+//! while state.tick(&mut cannon, &Ctx::new(now, dt), &cfg) == Status::Running {
+//!     now += dt;
+//!     ticks += 1;
+//! }
+//! // Cooling from 10 at 10 per second takes the ticks at 0 and 0.5 s; the
+//! // wait starts at 0.5 s and is over at 1 s, the third tick.
+//! assert_eq!((ticks, now), (3, 1.0));
+//! ```
+//!
 //! # Composites
 //!
 //! These follow BehaviorTree.CPP 4.x (`Sequence`, `SequenceWithMemory`,

@@ -120,12 +120,14 @@ pub struct Ctx<D = NoFlags, S = NoFlags, T = NoTrace> {
 
 impl<D: Flags + Copy, S: Flags + Copy> Ctx<D, S, NoTrace> {
     /// A context at time `now`, `dt` seconds after the previous tick, with
-    /// no flags set, agent id 0 and no tracing.
+    /// no flags set, agent id 0 and no tracing. Times are seconds of any
+    /// type that converts to `f64` without loss: a game's `f32` clock is
+    /// passed as it is.
     #[inline]
-    pub fn new(now: f64, dt: f64) -> Self {
+    pub fn new(now: impl Into<f64>, dt: impl Into<f64>) -> Self {
         Ctx {
-            now,
-            dt,
+            now: now.into(),
+            dt: dt.into(),
             flags: D::empty(),
             stimuli: S::empty(),
             agent: 0,
@@ -135,6 +137,18 @@ impl<D: Flags + Copy, S: Flags + Copy> Ctx<D, S, NoTrace> {
 }
 
 impl<D: Flags + Copy, S: Flags + Copy, T: Trace> Ctx<D, S, T> {
+    /// [`now`](Ctx::now) as an `f32`, for games that keep time in `f32`.
+    #[inline]
+    pub fn now_f32(&self) -> f32 {
+        self.now as f32
+    }
+
+    /// [`dt`](Ctx::dt) as an `f32`, for games that keep time in `f32`.
+    #[inline]
+    pub fn dt_f32(&self) -> f32 {
+        self.dt as f32
+    }
+
     /// With these decision flags.
     #[inline]
     pub fn flags(mut self, flags: D) -> Self {

@@ -31,6 +31,14 @@ use crate::status::Status;
 /// literal may not exist any more when the tree is reset. Store in `Memory`
 /// whatever cleanup needs.
 ///
+/// # Time
+///
+/// A leaf sees the tick's time through its fields: the literal is built
+/// each tick, so `Steer { dt: cx.dt_f32() }` (or `now: cx.now`) carries the
+/// current tick's values, and `Memory` keeps what must last (when the run
+/// started, how far it got). The methods take no context, so a leaf is
+/// tested with plain numbers.
+///
 /// ```
 /// use bt_runtime::{Leaf, Status};
 ///

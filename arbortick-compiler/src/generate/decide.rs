@@ -172,8 +172,9 @@ impl Gen<'_> {
                 }
                 ClauseKind::Every(d) => {
                     let field = names::keep_field(c, Keep::Every);
+                    let value = super::seconds_value(d);
                     let seconds =
-                        quote_spanned!(d.span()=> { let __d: ::core::primitive::f64 = #d; __d });
+                        quote_spanned!(d.span()=> { let __d: ::core::primitive::f64 = #value; __d });
                     quote! {
                         if #now < #keep.#field #reject
                         #keep.#field = #now + #seconds;

@@ -226,7 +226,8 @@ impl Gen<'_> {
     /// `let __d: f64 = <duration>;`, typed on the user's expression.
     pub(super) fn seconds(&self, duration: &syn::Expr) -> TokenStream {
         let d = names::seconds();
-        quote_spanned!(duration.span()=> let #d: ::core::primitive::f64 = #duration;)
+        let value = super::seconds_value(duration);
+        quote_spanned!(duration.span()=> let #d: ::core::primitive::f64 = #value;)
     }
 
     /// `scope(enter = .., tick = .., exit = ..) { child }`: `enter` may

@@ -815,3 +815,12 @@ pub(super) fn suffixed(count: &crate::ir::Count) -> TokenStream {
         None => quote!(#count),
     }
 }
+
+/// A duration as an `f64`: a literal as written, any other expression
+/// through `Into<f64>`, so that `f32` (and integer) seconds need no cast.
+pub(super) fn seconds_value(duration: &syn::Expr) -> TokenStream {
+    if let syn::Expr::Lit(_) = duration {
+        return quote!(#duration);
+    }
+    quote::quote_spanned!(syn::spanned::Spanned::span(duration)=> ::core::convert::Into::<::core::primitive::f64>::into(#duration))
+}
