@@ -32,19 +32,28 @@ pub const CAPACITY: f32 = 5.0;
 /// happened to it (for the summary and the tests).
 #[derive(Clone, Debug, Default)]
 pub struct Unit {
+    /// Position: the base at 0, the field at [`FIELD`].
     pub x: f32,
+    /// What it carries.
     pub load: f32,
+    /// Health, out of 100.
     pub hp: f32,
     /// An enemy is near (set by the world each tick).
     pub threatened: bool,
+    /// Resources brought to the base.
     pub delivered: f32,
+    /// Harvests started.
     pub harvests_started: u32,
+    /// Harvests halted before the load was full.
     pub harvests_interrupted: u32,
+    /// Times it fled.
     pub fled: u32,
+    /// Repairs started.
     pub repaired: u32,
 }
 
 impl Unit {
+    /// A healthy worker at the base.
     pub fn new() -> Unit {
         Unit {
             hp: 100.0,
@@ -56,8 +65,11 @@ impl Unit {
 /// Walks towards `x` at `speed` units per second; `Success` on arrival
 /// (at once if already there, so a restarted sequence passes over it).
 pub struct GoTo {
+    /// Where to.
     pub x: f32,
+    /// Units per second.
     pub speed: f32,
+    /// The tick's seconds.
     pub dt: f32,
 }
 
@@ -79,7 +91,9 @@ impl Leaf<Unit> for GoTo {
 /// gathered, and the next one goes on from there. The swing in progress is
 /// the leaf's own memory, lost when it is interrupted.
 pub struct Harvest {
+    /// Seconds per unit gathered.
     pub swing: f32,
+    /// The tick's seconds.
     pub dt: f32,
 }
 
@@ -109,7 +123,9 @@ impl Leaf<Unit> for Harvest {
 
 /// Heals at the bench at `rate` hp per second until whole.
 pub struct Repair {
+    /// Hp per second.
     pub rate: f32,
+    /// The tick's seconds.
     pub dt: f32,
 }
 
@@ -199,10 +215,15 @@ behavior_tree! {
 /// What a run did, summed over the workers.
 #[derive(Debug, Default, PartialEq)]
 pub struct Summary {
+    /// Resources brought to the base.
     pub delivered: f32,
+    /// Harvests started.
     pub harvests_started: u32,
+    /// Harvests halted before the load was full.
     pub harvests_interrupted: u32,
+    /// Times a worker fled.
     pub fled: u32,
+    /// Repairs started.
     pub repaired: u32,
     /// The most workers inside the bench at once.
     pub most_at_the_bench: u32,
@@ -213,10 +234,10 @@ pub struct Summary {
 fn world_step(units: &mut [Unit], rng: &mut Pcg32, raid: bool) {
     for me in units {
         me.threatened = raid && me.x > FIELD / 2.0;
-        if me.threatened && rng.next_u32() % 10 == 0 {
+        if me.threatened && rng.next_u32().is_multiple_of(10) {
             me.hp = (me.hp - 15.0).max(1.0);
         }
-        if me.x >= FIELD && rng.next_u32() % 50 == 0 {
+        if me.x >= FIELD && rng.next_u32().is_multiple_of(50) {
             me.hp = (me.hp - 10.0).max(1.0);
         }
     }
