@@ -1579,6 +1579,7 @@
 //! | `room('label)` naming no `gate` or `global_cooldown` | `room('walk)` asks a `gate` or `global_cooldown` whether it lets an agent in, but `'walk` labels an `action` / no node of tree `T` is labelled `'dor` | `room_without_a_gate` |
 //! | a named count that is not a `u32` constant | rustc: mismatched types, expected `u32`, on the constant's name | `named_count_of_the_wrong_type` |
 //! | a named count outside its limits | evaluation panicked: `capacity` of `gate` must be at least 1 / `members` of `rendezvous` must lie in 1..=255 | `named_count_out_of_its_limits` |
+//! | `return` or `?` in a `cond`, `action` or `instant` block | `return` in an `action` would return from the whole tick, not from the node (a closure's `return` is fine) | `return_in_an_action` |
 //! | a decider's child labelled again after its guard | this child is labelled `'attack` already: a decider's child takes one label, before its guard | `decider_child_labelled_twice` |
 //! | `'static` or `'_` as a label | `'static` is a lifetime of Rust's own, not a label | `reserved_lifetime_as_label` |
 //! | arguments where none are taken | `sequence` takes no arguments | `arguments_on_sequence` |
@@ -1631,6 +1632,8 @@ pub use bt_runtime::*;
 
 #[cfg(any(doc, test))]
 pub mod example_generated;
+
+pub mod cookbook;
 
 /// The names most code needs: `use bt::prelude::*;`.
 pub mod prelude {

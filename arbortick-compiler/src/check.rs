@@ -65,6 +65,7 @@ pub fn check(input: &Input, errors: &mut Errors) {
             }
             guard_is_valid(node, errors);
             room_names_a_shared_node(tree, node, errors);
+            expressions_do_not_return(node, errors);
             if let NodeKind::Keyword { .. } = node.kind {
                 children_match_the_kind(node, errors);
                 masks_fit(node, errors);
@@ -410,6 +411,45 @@ pub fn room_target<'a>(tree: &'a TreeDef, label: &syn::Lifetime) -> syn::Result<
                 ),
             ))
         }
+    }
+}
+
+/// `return` (or `?`) in a node's expression would return from the whole
+/// generated tick, skipping its bookkeeping; the block's value is the
+/// status. Closures and nested functions may return as usual.
+fn expressions_do_not_return(node: &Node, errors: &mut Errors) {
+    use syn::visit::Visit;
+    struct Returns(Vec<(Span, &'static str)>);
+    impl<'ast> Visit<'ast> for Returns {
+        fn visit_expr_return(&mut self, e: &'ast syn::ExprReturn) {
+            self.0.push((e.return_token.span, "return"));
+        }
+        fn visit_expr_try(&mut self, e: &'ast syn::ExprTry) {
+            self.0.push((e.question_token.span, "?"));
+            self.visit_expr(&e.expr);
+        }
+        fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+        fn visit_expr_async(&mut self, _: &'ast syn::ExprAsync) {}
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    let (expr, what) = match &node.kind {
+        NodeKind::Cond(e) => (e, "a `cond`"),
+        NodeKind::Action(e) => (e, "an `action`"),
+        NodeKind::Instant(e) => (e, "an `instant`"),
+        NodeKind::Keyword { .. } | NodeKind::Leaf { .. } | NodeKind::Subtree { .. } => return,
+    };
+    let mut found = Returns(Vec::new());
+    found.visit_expr(expr);
+    for (span, token) in found.0 {
+        errors.push(syn::Error::new(
+            span,
+            format!(
+                "`{token}` in {what} would return from the whole tick, not from the node: \
+                 make the block's last expression its value (`if done {{ \
+                 Status::Success }} else {{ Status::Running }}`), or move the code into a \
+                 method or closure"
+            ),
+        ));
     }
 }
 
