@@ -638,6 +638,8 @@ fn trace_levels_report_transitions_or_every_decision_for_one_agent() {
         [
             "BT(1) agent 1 @ 1.000: activating 'idle (n3 leaf) in n0 prioritized",
             "BT(2) agent 1 @ 2.000: interrupting 'idle (n3 leaf) for 'fight (n2 leaf) in n0 prioritized",
+            // The leaves an interrupt halts (here the child itself).
+            "BT(2) agent 1 @ 2.000:   halting 'idle (n3 leaf)",
             "BT(1) agent 1 @ 2.000: activating 'fight (n2 leaf) in n0 prioritized",
         ]
     );

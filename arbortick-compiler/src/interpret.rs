@@ -368,6 +368,8 @@ pub enum Event<'a> {
         /// The child whose guard accepted.
         by: usize,
     },
+    /// A running stateful leaf was halted (level 2, in the leaf).
+    Halted,
     /// A decider child finished (level 2).
     End {
         /// The child.
@@ -1640,6 +1642,7 @@ impl<'p, H: Host> Run<'_, 'p, H> {
             Kind::Leaf { literal, .. } => {
                 if self.slot(p).active {
                     self.slot(p).active = false;
+                    self.trace(p, 2, Event::Halted);
                     let literal = text(literal);
                     self.with_at(p, |h, at| h.halt(at, &literal));
                 }

@@ -575,6 +575,7 @@ impl Agent {
             | Event::TickEnd(_)
             | Event::Activate { .. }
             | Event::Interrupt { .. }
+            | Event::Halted
             | Event::End { .. }
             | Event::NoneAccepted
             | Event::RedecideLimit

@@ -197,6 +197,10 @@ pub enum Event {
         /// The child whose guard accepted.
         by: &'static NodeInfo,
     },
+    /// A running stateful leaf was halted (level 2; `node` is the leaf):
+    /// what an interrupt, a reactive node, a finished `parallel` or a
+    /// reset abandoned.
+    Halted,
     /// A decider child finished (level 2). On `Failure` the group redecides
     /// with the child masked.
     End {
@@ -279,6 +283,7 @@ impl core::fmt::Display for TraceEvent {
             Event::End { child, status } => {
                 write!(f, "{} ended: {status}, in {group}", Named(child))
             }
+            Event::Halted => write!(f, "halting {group}"),
             Event::NoneAccepted => write!(f, "no child of {group} accepts: failing"),
             Event::RedecideLimit => write!(f, "redecide limit of {group} reached: failing"),
             Event::MonitorFired { monitor } => {

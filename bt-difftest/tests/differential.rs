@@ -170,6 +170,7 @@ fn compiled_trees_match_the_interpreter() {
         ("trace level 6", " T6 "),
         ("reset", " reset:"),
         ("child passed over for a full gate", "is full"),
+        ("halted leaf traced", " halted"),
     ];
     for (index, (name, run)) in CASES.iter().enumerate() {
         for e in 0..episodes {

@@ -27,6 +27,18 @@ impl Gen<'_> {
         }
     }
 
+    /// The level-2 `Halted` event of leaf `id`, in a tree with a context
+    /// (nothing for `NoTrace`, whose level is the constant 0).
+    fn trace_halted(&self, id: usize) -> Option<TokenStream> {
+        let cx = self.tree.context.as_ref()?;
+        let (name, id) = (&self.tree.name, proc_macro2::Literal::usize_unsuffixed(id));
+        Some(quote! {
+            if ::__bt::__private::trace_level(&#cx) >= 2 {
+                ::__bt::__private::trace_emit(&#cx, 2, &<#name as ::__bt::BehaviorTree>::NODES[#id], ::__bt::trace::Event::Halted);
+            }
+        })
+    }
+
     /// Halts the state of node `id` found at `place` (an expression of type
     /// `&mut` its state type).
     pub(super) fn halt_place(&self, id: usize, place: TokenStream) -> TokenStream {
@@ -40,8 +52,10 @@ impl Gen<'_> {
                 let leaf = self.leaf_trait(path);
                 let agent = self.agent_arg();
                 let memory = names::memory();
+                let halted = self.trace_halted(id);
                 quote! {
                     if let ::core::option::Option::Some(mut #memory) = ::core::option::Option::take(#place) {
+                        #halted
                         #leaf::halt(&mut #memory, #agent);
                     }
                 }
@@ -53,7 +67,8 @@ impl Gen<'_> {
                 };
                 let leaf = self.leaf_trait(path);
                 let agent = self.agent_arg();
-                quote!(#leaf::halt(#place, #agent);)
+                let halted = self.trace_halted(id);
+                quote!(#halted #leaf::halt(#place, #agent);)
             }
             Shape::Subtree => {
                 let Kind::Subtree { path, args, paren } = &node.kind else {
