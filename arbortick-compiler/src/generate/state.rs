@@ -15,7 +15,7 @@
 use super::{Gen, mask_for, names, uint_for};
 use crate::ir::{Field, Kind, Shape};
 use proc_macro2::{Ident, TokenStream};
-use quote::quote;
+use quote::{ToTokens, quote};
 
 impl Gen<'_> {
     /// Body of the generated `reset` method.
@@ -27,11 +27,12 @@ impl Gen<'_> {
         }
     }
 
-    /// The level-2 `Halted` event of leaf `id`, in a tree with a context
-    /// (nothing for `NoTrace`, whose level is the constant 0).
-    fn trace_halted(&self, id: usize) -> Option<TokenStream> {
+    /// The level-2 `Halted` event of the leaf whose node id `id` gives, in
+    /// a tree with a context (nothing for `NoTrace`, whose level is the
+    /// constant 0).
+    fn trace_halted(&self, id: TokenStream) -> Option<TokenStream> {
         let cx = self.tree.context.as_ref()?;
-        let (name, id) = (&self.tree.name, proc_macro2::Literal::usize_unsuffixed(id));
+        let name = &self.tree.name;
         Some(quote! {
             if ::__bt::__private::trace_level(&#cx) >= 2 {
                 ::__bt::__private::trace_emit(&#cx, 2, &<#name as ::__bt::BehaviorTree>::NODES[#id], ::__bt::trace::Event::Halted);
@@ -42,6 +43,20 @@ impl Gen<'_> {
     /// Halts the state of node `id` found at `place` (an expression of type
     /// `&mut` its state type).
     pub(super) fn halt_place(&self, id: usize, place: TokenStream) -> TokenStream {
+        self.halt_place_as(id, place, None)
+    }
+
+    /// [`halt_place`](Self::halt_place); a leaf's `Halted` event names the
+    /// node `halted` gives (for a tag, the leaf of the running child), else
+    /// `id`.
+    fn halt_place_as(
+        &self,
+        id: usize,
+        place: TokenStream,
+        halted: Option<TokenStream>,
+    ) -> TokenStream {
+        let halted =
+            halted.unwrap_or_else(|| proc_macro2::Literal::usize_unsuffixed(id).to_token_stream());
         let node = self.tree.node(id);
         match &node.shape {
             Shape::None => TokenStream::new(),
@@ -52,7 +67,7 @@ impl Gen<'_> {
                 let leaf = self.leaf_trait(path);
                 let agent = self.agent_arg();
                 let memory = names::memory();
-                let halted = self.trace_halted(id);
+                let halted = self.trace_halted(halted);
                 quote! {
                     if let ::core::option::Option::Some(mut #memory) = ::core::option::Option::take(#place) {
                         #halted
@@ -67,7 +82,7 @@ impl Gen<'_> {
                 };
                 let leaf = self.leaf_trait(path);
                 let agent = self.agent_arg();
-                let halted = self.trace_halted(id);
+                let halted = self.trace_halted(halted);
                 quote!(#halted #leaf::halt(#place, #agent);)
             }
             Shape::Subtree => {
@@ -352,7 +367,22 @@ impl Gen<'_> {
             }
         };
         let m = names::memory();
-        let halt_leaf = self.halt_place(leaf, quote!(#m));
+        // The running child says which leaf's memory this is.
+        let leaves = node.children.iter().filter_map(|&c| {
+            let child = self.tree.node(c);
+            let leaf = match child.shape {
+                Shape::LeafOf(leaf) => leaf,
+                _ => c,
+            };
+            let (variant, leaf) = (
+                self.variant(c),
+                proc_macro2::Literal::usize_unsuffixed(leaf),
+            );
+            child.has_state.then(|| quote!(Self::#variant => #leaf,))
+        });
+        let fallback = proc_macro2::Literal::usize_unsuffixed(leaf);
+        let halted = quote!(match *self { #(#leaves)* _ => #fallback });
+        let halt_leaf = self.halt_place_as(leaf, quote!(#m), Some(halted));
         let halt = quote! {
             if ::core::matches!(*self, #(#stateful)|*) {
                 #halt_leaf
