@@ -503,6 +503,23 @@ pub struct Refusal {
     pub text: String,
 }
 
+/// What the passes ask of a kind ([`Kind::release`], [`Kind::entry`],
+/// [`Kind::counts`]), given in one match.
+struct Facts<'a> {
+    entry: Entry,
+    release: Release,
+    counts: Vec<&'a Count>,
+}
+
+impl Facts<'_> {
+    /// A kind that acts on entry, gives nothing back and has no count.
+    const PLAIN: Facts<'static> = Facts {
+        entry: Entry::Acts,
+        release: Release::Nothing,
+        counts: Vec::new(),
+    };
+}
+
 /// How entering a node leads into its first child ([`Kind::entry`]).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Entry {
@@ -530,106 +547,13 @@ impl Kind {
     /// What leaving a latched node gives back (once its child finished, or
     /// when it is halted).
     pub fn release(&self) -> Release {
-        match self {
-            Kind::Gate(_) => Release::Permit,
-            Kind::Scope { exit, .. } if exit.is_some() => Release::Exit,
-            Kind::After { halted, .. } if halted.is_some() => Release::Halted,
-            Kind::Scope { .. }
-            | Kind::After { .. }
-            | Kind::Sequence
-            | Kind::SequenceWithMemory
-            | Kind::ReactiveSequence
-            | Kind::Select
-            | Kind::ReactiveSelect
-            | Kind::AsyncSequence
-            | Kind::AsyncSelect
-            | Kind::TryCatch
-            | Kind::IfThenElse
-            | Kind::WhileDoElse
-            | Kind::Parallel { .. }
-            | Kind::ParallelAll { .. }
-            | Kind::Invert
-            | Kind::ForceSuccess
-            | Kind::ForceFailure
-            | Kind::KeepRunningUntilFailure
-            | Kind::Repeat(_)
-            | Kind::Retry(_)
-            | Kind::Decider { .. }
-            | Kind::Wait(_)
-            | Kind::Timeout(_)
-            | Kind::Delay(_)
-            | Kind::Cooldown(_)
-            | Kind::Every(_)
-            | Kind::RunOnce { .. }
-            | Kind::Precondition { .. }
-            | Kind::RunWhile { .. }
-            | Kind::ForEach { .. }
-            | Kind::GlobalCooldown(_)
-            | Kind::Rendezvous { .. }
-            | Kind::Sync { .. }
-            | Kind::Request { .. }
-            | Kind::Monitor { .. }
-            | Kind::Switch(_)
-            | Kind::Cond(_)
-            | Kind::Action(_)
-            | Kind::Instant(_)
-            | Kind::Constant(_)
-            | Kind::Leaf { .. }
-            | Kind::Subtree { .. } => Release::Nothing,
-        }
+        self.facts().release
     }
 
     /// What entering the node does first: where a decider finds the
     /// shared nodes a child would be refused by before it does anything.
     pub fn entry(&self) -> Entry {
-        match self {
-            Kind::Gate(_) | Kind::GlobalCooldown(_) => Entry::Refuses,
-            // Their first child's failure is theirs, at once.
-            Kind::Sequence
-            | Kind::SequenceWithMemory
-            | Kind::ReactiveSequence
-            | Kind::AsyncSequence
-            | Kind::Repeat(_)
-            | Kind::Timeout(_)
-            | Kind::KeepRunningUntilFailure => Entry::PassesThrough,
-            // A failure that runs something else (`try_catch`'s catch,
-            // a select's next child, `retry`), is turned into another
-            // status, or comes after an expression, a hook or a wait.
-            Kind::TryCatch
-            | Kind::Select
-            | Kind::ReactiveSelect
-            | Kind::AsyncSelect
-            | Kind::IfThenElse
-            | Kind::WhileDoElse
-            | Kind::Parallel { .. }
-            | Kind::ParallelAll { .. }
-            | Kind::Invert
-            | Kind::ForceSuccess
-            | Kind::ForceFailure
-            | Kind::Retry(_)
-            | Kind::Decider { .. }
-            | Kind::Scope { .. }
-            | Kind::Wait(_)
-            | Kind::Delay(_)
-            | Kind::Cooldown(_)
-            | Kind::Every(_)
-            | Kind::RunOnce { .. }
-            | Kind::After { .. }
-            | Kind::Precondition { .. }
-            | Kind::RunWhile { .. }
-            | Kind::ForEach { .. }
-            | Kind::Rendezvous { .. }
-            | Kind::Sync { .. }
-            | Kind::Request { .. }
-            | Kind::Monitor { .. }
-            | Kind::Switch(_)
-            | Kind::Cond(_)
-            | Kind::Action(_)
-            | Kind::Instant(_)
-            | Kind::Constant(_)
-            | Kind::Leaf { .. }
-            | Kind::Subtree { .. } => Entry::Acts,
-        }
+        self.facts().entry
     }
 
     /// A count of the node written as a named constant, if it has one.
@@ -639,38 +563,96 @@ impl Kind {
 
     /// The node's counts and thresholds.
     pub fn counts(&self) -> Vec<&Count> {
+        self.facts().counts
+    }
+
+    /// What the passes ask of a kind, one row per kind: most kinds are
+    /// [`Facts::PLAIN`], and the others say how they differ.
+    fn facts(&self) -> Facts<'_> {
+        let plain = Facts::PLAIN;
+        // Their first child's failure is theirs, at once.
+        let passes = Facts {
+            entry: Entry::PassesThrough,
+            ..Facts::PLAIN
+        };
         match self {
-            Kind::Parallel { success, failure } => vec![success, failure],
-            Kind::ParallelAll { max_failures } => vec![max_failures],
-            Kind::Repeat(n) | Kind::Retry(n) => n.iter().collect(),
-            Kind::Decider { redecides, .. } => redecides.iter().collect(),
-            Kind::Gate(n) | Kind::Rendezvous { n, .. } => vec![n],
             Kind::Sequence
             | Kind::SequenceWithMemory
             | Kind::ReactiveSequence
+            | Kind::AsyncSequence
+            | Kind::Timeout(_)
+            | Kind::KeepRunningUntilFailure => passes,
+            Kind::Repeat(n) => Facts {
+                counts: n.iter().collect(),
+                ..passes
+            },
+            // Runs its child again after a failure.
+            Kind::Retry(n) => Facts {
+                counts: n.iter().collect(),
+                ..plain
+            },
+            Kind::Gate(n) => Facts {
+                entry: Entry::Refuses,
+                release: Release::Permit,
+                counts: vec![n],
+            },
+            Kind::GlobalCooldown(_) => Facts {
+                entry: Entry::Refuses,
+                ..plain
+            },
+            Kind::Scope { exit, .. } => Facts {
+                release: if exit.is_some() {
+                    Release::Exit
+                } else {
+                    Release::Nothing
+                },
+                ..plain
+            },
+            Kind::After { halted, .. } => Facts {
+                release: if halted.is_some() {
+                    Release::Halted
+                } else {
+                    Release::Nothing
+                },
+                ..plain
+            },
+            Kind::Parallel { success, failure } => Facts {
+                counts: vec![success, failure],
+                ..plain
+            },
+            Kind::ParallelAll { max_failures } => Facts {
+                counts: vec![max_failures],
+                ..plain
+            },
+            Kind::Decider { redecides, .. } => Facts {
+                counts: redecides.iter().collect(),
+                ..plain
+            },
+            Kind::Rendezvous { n, .. } => Facts {
+                counts: vec![n],
+                ..plain
+            },
+            // A failure that runs something else (`try_catch`'s catch, a
+            // select's next child), is turned into another status, or comes
+            // after an expression, a hook or a wait; nothing to give back,
+            // no count.
+            Kind::TryCatch
             | Kind::Select
             | Kind::ReactiveSelect
-            | Kind::AsyncSequence
             | Kind::AsyncSelect
-            | Kind::TryCatch
             | Kind::IfThenElse
             | Kind::WhileDoElse
             | Kind::Invert
             | Kind::ForceSuccess
             | Kind::ForceFailure
-            | Kind::KeepRunningUntilFailure
-            | Kind::Scope { .. }
             | Kind::Wait(_)
-            | Kind::Timeout(_)
             | Kind::Delay(_)
             | Kind::Cooldown(_)
             | Kind::Every(_)
             | Kind::RunOnce { .. }
-            | Kind::After { .. }
             | Kind::Precondition { .. }
             | Kind::RunWhile { .. }
             | Kind::ForEach { .. }
-            | Kind::GlobalCooldown(_)
             | Kind::Sync { .. }
             | Kind::Request { .. }
             | Kind::Monitor { .. }
@@ -680,7 +662,7 @@ impl Kind {
             | Kind::Instant(_)
             | Kind::Constant(_)
             | Kind::Leaf { .. }
-            | Kind::Subtree { .. } => Vec::new(),
+            | Kind::Subtree { .. } => plain,
         }
     }
 
