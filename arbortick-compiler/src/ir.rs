@@ -504,20 +504,51 @@ pub struct Refusal {
 }
 
 /// What the passes ask of a kind ([`Kind::release`], [`Kind::entry`],
-/// [`Kind::counts`]), given in one match.
+/// [`Kind::counts`], [`Kind::names`], [`Kind::memory_of`]), given in one
+/// match.
 struct Facts<'a> {
     entry: Entry,
     release: Release,
     counts: Vec<&'a Count>,
+    names: Names<'a>,
+    memory: MemoryOf,
 }
 
 impl Facts<'_> {
-    /// A kind that acts on entry, gives nothing back and has no count.
+    /// A kind that acts on entry, gives nothing back, has no count, names
+    /// no type of the user's and keeps more than a leaf's memory.
     const PLAIN: Facts<'static> = Facts {
         entry: Entry::Acts,
         release: Release::Nothing,
         counts: Vec::new(),
+        names: Names::Nothing,
+        memory: MemoryOf::Own,
     };
+}
+
+/// A type of the user's that a node's state holds ([`Kind::names`]).
+#[derive(Clone, Copy)]
+pub enum Names<'a> {
+    /// Only the library's own types.
+    Nothing,
+    /// A stateful leaf's or an embedded tree's type, as written.
+    Path(&'a Path),
+    /// A `for_each` item's type.
+    Item(&'a Type),
+}
+
+/// Whose leaf memory can be all of a node's state ([`Kind::memory_of`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum MemoryOf {
+    /// The node is a stateful leaf: its own memory.
+    Leaf,
+    /// Its only child's (`invert`, `force_success`, `force_failure`).
+    Child,
+    /// The one child that can run, if only one can (a small sequence or
+    /// select).
+    OnlyRunningChild,
+    /// Its state is more than what runs below it.
+    Own,
 }
 
 /// How entering a node leads into its first child ([`Kind::entry`]).
@@ -566,6 +597,16 @@ impl Kind {
         self.facts().counts
     }
 
+    /// The type of the user's its state holds, for the layout hash.
+    pub fn names(&self) -> Names<'_> {
+        self.facts().names
+    }
+
+    /// Whose leaf memory can be all of the node's state.
+    pub fn memory_of(&self) -> MemoryOf {
+        self.facts().memory
+    }
+
     /// What the passes ask of a kind, one row per kind: most kinds are
     /// [`Facts::PLAIN`], and the others say how they differ.
     fn facts(&self) -> Facts<'_> {
@@ -575,10 +616,35 @@ impl Kind {
             entry: Entry::PassesThrough,
             ..Facts::PLAIN
         };
+        let only_running = Facts {
+            memory: MemoryOf::OnlyRunningChild,
+            ..Facts::PLAIN
+        };
+        let child = Facts {
+            memory: MemoryOf::Child,
+            ..Facts::PLAIN
+        };
         match self {
-            Kind::Sequence
-            | Kind::SequenceWithMemory
-            | Kind::ReactiveSequence
+            Kind::Sequence | Kind::ReactiveSequence => Facts {
+                memory: MemoryOf::OnlyRunningChild,
+                ..passes
+            },
+            Kind::Select | Kind::ReactiveSelect => only_running,
+            Kind::Invert | Kind::ForceSuccess | Kind::ForceFailure => child,
+            Kind::Leaf { path, .. } => Facts {
+                names: Names::Path(path),
+                memory: MemoryOf::Leaf,
+                ..plain
+            },
+            Kind::Subtree { path, .. } => Facts {
+                names: Names::Path(path),
+                ..plain
+            },
+            Kind::ForEach { item, .. } => Facts {
+                names: Names::Item(&item.ty),
+                ..plain
+            },
+            Kind::SequenceWithMemory
             | Kind::AsyncSequence
             | Kind::Timeout(_)
             | Kind::KeepRunningUntilFailure => passes,
@@ -595,6 +661,7 @@ impl Kind {
                 entry: Entry::Refuses,
                 release: Release::Permit,
                 counts: vec![n],
+                ..plain
             },
             Kind::GlobalCooldown(_) => Facts {
                 entry: Entry::Refuses,
@@ -637,14 +704,9 @@ impl Kind {
             // after an expression, a hook or a wait; nothing to give back,
             // no count.
             Kind::TryCatch
-            | Kind::Select
-            | Kind::ReactiveSelect
             | Kind::AsyncSelect
             | Kind::IfThenElse
             | Kind::WhileDoElse
-            | Kind::Invert
-            | Kind::ForceSuccess
-            | Kind::ForceFailure
             | Kind::Wait(_)
             | Kind::Delay(_)
             | Kind::Cooldown(_)
@@ -652,7 +714,6 @@ impl Kind {
             | Kind::RunOnce { .. }
             | Kind::Precondition { .. }
             | Kind::RunWhile { .. }
-            | Kind::ForEach { .. }
             | Kind::Sync { .. }
             | Kind::Request { .. }
             | Kind::Monitor { .. }
@@ -660,9 +721,7 @@ impl Kind {
             | Kind::Cond(_)
             | Kind::Action(_)
             | Kind::Instant(_)
-            | Kind::Constant(_)
-            | Kind::Leaf { .. }
-            | Kind::Subtree { .. } => plain,
+            | Kind::Constant(_) => plain,
         }
     }
 

@@ -644,52 +644,17 @@ fn analyse(nodes: &mut [Node], times: bool) {
     let mut leaf_below: Vec<Option<usize>> = vec![None; nodes.len()];
     for id in (0..nodes.len()).rev() {
         let node = &nodes[id];
-        leaf_below[id] = match node.kind {
-            Kind::Leaf { .. } => Some(id),
-            Kind::Invert | Kind::ForceSuccess | Kind::ForceFailure => leaf_below[node.children[0]],
-            Kind::Sequence | Kind::Select | Kind::ReactiveSequence | Kind::ReactiveSelect => {
+        leaf_below[id] = match node.kind.memory_of() {
+            ir::MemoryOf::Leaf => Some(id),
+            ir::MemoryOf::Child => leaf_below[node.children[0]],
+            ir::MemoryOf::OnlyRunningChild => {
                 let mut running = node.children.iter().filter(|&&c| nodes[c].can_run);
                 match (running.next(), running.next()) {
                     (Some(&c), None) if sizes[id] <= COLLAPSE_NODES => leaf_below[c],
                     _ => None,
                 }
             }
-            // Nodes whose state is more than what runs below them.
-            Kind::SequenceWithMemory
-            | Kind::AsyncSequence
-            | Kind::AsyncSelect
-            | Kind::TryCatch
-            | Kind::IfThenElse
-            | Kind::WhileDoElse
-            | Kind::Parallel { .. }
-            | Kind::ParallelAll { .. }
-            | Kind::KeepRunningUntilFailure
-            | Kind::Repeat(_)
-            | Kind::Retry(_)
-            | Kind::Decider { .. }
-            | Kind::Scope { .. }
-            | Kind::Wait(_)
-            | Kind::Timeout(_)
-            | Kind::Delay(_)
-            | Kind::Cooldown(_)
-            | Kind::Every(_)
-            | Kind::RunOnce { .. }
-            | Kind::After { .. }
-            | Kind::Precondition { .. }
-            | Kind::RunWhile { .. }
-            | Kind::ForEach { .. }
-            | Kind::Gate(_)
-            | Kind::GlobalCooldown(_)
-            | Kind::Rendezvous { .. }
-            | Kind::Sync { .. }
-            | Kind::Request { .. }
-            | Kind::Monitor { .. }
-            | Kind::Switch(_)
-            | Kind::Cond(_)
-            | Kind::Action(_)
-            | Kind::Instant(_)
-            | Kind::Constant(_)
-            | Kind::Subtree { .. } => None,
+            ir::MemoryOf::Own => None,
         };
     }
     // Top-down: parents first.

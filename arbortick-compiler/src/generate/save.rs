@@ -6,7 +6,7 @@
 //! `#[bt(serde)]` is an error of `check`, so generation may assume serde.
 
 use super::{Gen, names};
-use crate::ir::{Kind, Node, Shape};
+use crate::ir::{Kind, Names, Node, Shape};
 use crate::kinds::Row as _;
 use proc_macro2::{Literal, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
@@ -311,50 +311,10 @@ fn params(node: &Node) -> String {
 /// The types a node's state names: a leaf's or embedded tree's path as
 /// written, a `when let` guard's type.
 fn types(node: &Node) -> String {
-    let mut types = match &node.kind {
-        Kind::Leaf { path, .. } | Kind::Subtree { path, .. } => path.to_token_stream().to_string(),
-        Kind::ForEach { item, .. } => format!("item{}", item.ty.to_token_stream()),
-        // State of the library's own types only.
-        Kind::Sequence
-        | Kind::SequenceWithMemory
-        | Kind::ReactiveSequence
-        | Kind::Select
-        | Kind::ReactiveSelect
-        | Kind::AsyncSequence
-        | Kind::AsyncSelect
-        | Kind::TryCatch
-        | Kind::IfThenElse
-        | Kind::WhileDoElse
-        | Kind::Parallel { .. }
-        | Kind::ParallelAll { .. }
-        | Kind::Invert
-        | Kind::ForceSuccess
-        | Kind::ForceFailure
-        | Kind::KeepRunningUntilFailure
-        | Kind::Repeat(_)
-        | Kind::Retry(_)
-        | Kind::Decider { .. }
-        | Kind::Scope { .. }
-        | Kind::Wait(_)
-        | Kind::Timeout(_)
-        | Kind::Delay(_)
-        | Kind::Cooldown(_)
-        | Kind::Every(_)
-        | Kind::RunOnce { .. }
-        | Kind::After { .. }
-        | Kind::Precondition { .. }
-        | Kind::RunWhile { .. }
-        | Kind::Gate(_)
-        | Kind::GlobalCooldown(_)
-        | Kind::Rendezvous { .. }
-        | Kind::Sync { .. }
-        | Kind::Request { .. }
-        | Kind::Monitor { .. }
-        | Kind::Switch(_)
-        | Kind::Cond(_)
-        | Kind::Action(_)
-        | Kind::Instant(_)
-        | Kind::Constant(_) => String::new(),
+    let mut types = match node.kind.names() {
+        Names::Path(path) => path.to_token_stream().to_string(),
+        Names::Item(ty) => format!("item{}", ty.to_token_stream()),
+        Names::Nothing => String::new(),
     };
     if let Some((_, ty)) = node.guard.as_ref().and_then(|g| g.binding()) {
         types.push_str("let");
