@@ -145,71 +145,60 @@ impl Leaf<Unit> for Repair {
     }
 }
 
-behavior_tree! {
+/// The worker's tree, written once: `$name` and `$shared` name the tree and
+/// its shared state, `$args` is the decider's argument list (empty, or
+/// `(skip_blocked = false)`).
+macro_rules! worker_tree {
+    ($(#[$doc:meta])* $name:ident, $shared:ident, $($args:tt)*) => {
+        behavior_tree! {
+            $(#[$doc])*
+            pub tree $name(me: &mut Unit, cx: &Ctx, shared: &$shared) {
+                prioritized $($args)* {
+                    'flee: when me.threatened && me.hp < 50.0 => sequence {
+                        instant { me.fled += 1; Outcome::Success },
+                        GoTo { x: 0.0, speed: 3.0, dt: cx.dt_f32() },
+                        // Safe at the base: wait there until the threat is gone.
+                        run_while(me.threatened) { running },
+                    },
+                    // The bench is this child's first step: while it is full,
+                    // the child is passed over and gathering goes on.
+                    'bench: when me.hp < 70.0 => gate(MAX_REPAIRERS) {
+                        sequence {
+                            GoTo { x: 0.0, speed: 2.0, dt: cx.dt_f32() },
+                            Repair { rate: 20.0, dt: cx.dt_f32() },
+                        }
+                    },
+                    'gather: else => sequence {
+                        select {
+                            cond me.load >= CAPACITY,
+                            sequence {
+                                GoTo { x: FIELD, speed: 2.0, dt: cx.dt_f32() },
+                                Harvest { swing: 1.0, dt: cx.dt_f32() },
+                            },
+                        },
+                        GoTo { x: 0.0, speed: 2.0, dt: cx.dt_f32() },
+                        instant { me.delivered += me.load; me.load = 0.0; Outcome::Success },
+                    },
+                }
+            }
+        }
+    };
+}
+
+worker_tree! {
     /// One worker. Fleeing interrupts anything; a worn worker repairs when
     /// the bench has room; otherwise it gathers. Gathering keeps its
     /// progress in the worker (its position and load) and each step
     /// succeeds at once when already done, so after an interruption the
     /// same sequence resumes where the worker is.
-    pub tree Worker(me: &mut Unit, cx: &Ctx, shared: &WorkerShared) {
-        prioritized {
-            'flee: when me.threatened && me.hp < 50.0 => sequence {
-                instant { me.fled += 1; Outcome::Success },
-                GoTo { x: 0.0, speed: 3.0, dt: cx.dt_f32() },
-                // Safe at the base: wait there until the threat is gone.
-                run_while(me.threatened) { running },
-            },
-            // The bench is this child's first step: while it is full, the
-            // child is passed over and gathering is not interrupted.
-            'bench: when me.hp < 70.0 => gate(MAX_REPAIRERS) {
-                sequence {
-                    GoTo { x: 0.0, speed: 2.0, dt: cx.dt_f32() },
-                    Repair { rate: 20.0, dt: cx.dt_f32() },
-                }
-            },
-            'gather: else => sequence {
-                select {
-                    cond me.load >= CAPACITY,
-                    sequence {
-                        GoTo { x: FIELD, speed: 2.0, dt: cx.dt_f32() },
-                        Harvest { swing: 1.0, dt: cx.dt_f32() },
-                    },
-                },
-                GoTo { x: 0.0, speed: 2.0, dt: cx.dt_f32() },
-                instant { me.delivered += me.load; me.load = 0.0; Outcome::Success },
-            },
-        }
-    }
+    Worker, WorkerShared,
+}
 
+worker_tree! {
     /// The same worker, but choosing the bench even when it is full: the
     /// gate refuses, the decider falls back to gathering, which starts
     /// over, and does so again on every tick the worker is worn.
-    pub tree PushyWorker(me: &mut Unit, cx: &Ctx, shared: &PushyWorkerShared) {
-        prioritized(skip_blocked = false) {
-            'flee: when me.threatened && me.hp < 50.0 => sequence {
-                instant { me.fled += 1; Outcome::Success },
-                GoTo { x: 0.0, speed: 3.0, dt: cx.dt_f32() },
-                run_while(me.threatened) { running },
-            },
-            'bench: when me.hp < 70.0 => gate(MAX_REPAIRERS) {
-                sequence {
-                    GoTo { x: 0.0, speed: 2.0, dt: cx.dt_f32() },
-                    Repair { rate: 20.0, dt: cx.dt_f32() },
-                }
-            },
-            'gather: else => sequence {
-                select {
-                    cond me.load >= CAPACITY,
-                    sequence {
-                        GoTo { x: FIELD, speed: 2.0, dt: cx.dt_f32() },
-                        Harvest { swing: 1.0, dt: cx.dt_f32() },
-                    },
-                },
-                GoTo { x: 0.0, speed: 2.0, dt: cx.dt_f32() },
-                instant { me.delivered += me.load; me.load = 0.0; Outcome::Success },
-            },
-        }
-    }
+    PushyWorker, PushyWorkerShared, (skip_blocked = false)
 }
 
 /// What a run did, summed over the workers.
