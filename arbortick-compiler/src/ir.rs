@@ -437,15 +437,21 @@ impl Count {
             return None;
         };
         use syn::spanned::Spanned;
-        let message = if *max == u32::MAX {
-            format!("{what} must be at least {min}")
+        let (message, holds) = if *max == u32::MAX {
+            (
+                format!("{what} must be at least {min}"),
+                quote::quote!(__COUNT >= #min),
+            )
         } else {
-            format!("{what} must lie in {min}..={max}")
+            (
+                format!("{what} must lie in {min}..={max}"),
+                quote::quote!(__COUNT >= #min && __COUNT <= #max),
+            )
         };
         Some(quote::quote_spanned!(expr.span()=>
             const _: () = {
                 const __COUNT: ::core::primitive::u32 = #expr;
-                ::core::assert!(__COUNT >= #min && __COUNT <= #max, #message);
+                ::core::assert!(#holds, #message);
             };
         ))
     }
