@@ -518,6 +518,7 @@ struct Facts<'a> {
     counts: Vec<&'a Count>,
     names: Names<'a>,
     memory: MemoryOf,
+    keep: Option<Keep>,
 }
 
 impl Facts<'_> {
@@ -529,6 +530,7 @@ impl Facts<'_> {
         counts: Vec::new(),
         names: Names::Nothing,
         memory: MemoryOf::Own,
+        keep: None,
     };
 }
 
@@ -613,6 +615,11 @@ impl Kind {
         self.facts().memory
     }
 
+    /// What the node itself remembers across activations, if anything.
+    pub fn keeps(&self) -> Option<Keep> {
+        self.facts().keep
+    }
+
     /// What the passes ask of a kind, one row per kind: most kinds are
     /// [`Facts::PLAIN`], and the others say how they differ.
     fn facts(&self) -> Facts<'_> {
@@ -636,6 +643,22 @@ impl Kind {
                 ..passes
             },
             Kind::Select | Kind::ReactiveSelect => only_running,
+            Kind::Cooldown(_) => Facts {
+                keep: Some(Keep::Ready),
+                ..plain
+            },
+            Kind::Every(_) => Facts {
+                keep: Some(Keep::Period),
+                ..plain
+            },
+            Kind::RunOnce { .. } => Facts {
+                keep: Some(Keep::Once),
+                ..plain
+            },
+            Kind::Request { .. } => Facts {
+                keep: Some(Keep::Answer),
+                ..plain
+            },
             Kind::Invert | Kind::ForceSuccess | Kind::ForceFailure => child,
             Kind::Leaf { path, .. } => Facts {
                 names: Names::Path(path),
@@ -644,16 +667,18 @@ impl Kind {
             },
             Kind::Subtree { path, .. } => Facts {
                 names: Names::Path(path),
+                keep: Some(Keep::Subtree),
                 ..plain
             },
             Kind::ForEach { item, .. } => Facts {
                 names: Names::Item(&item.ty),
                 ..plain
             },
-            Kind::SequenceWithMemory
-            | Kind::AsyncSequence
-            | Kind::Timeout(_)
-            | Kind::KeepRunningUntilFailure => passes,
+            Kind::SequenceWithMemory => Facts {
+                keep: Some(Keep::Next),
+                ..passes
+            },
+            Kind::AsyncSequence | Kind::Timeout(_) | Kind::KeepRunningUntilFailure => passes,
             Kind::Repeat(n) => Facts {
                 counts: n.iter().collect(),
                 ..passes
@@ -697,8 +722,15 @@ impl Kind {
                 counts: vec![max_failures],
                 ..plain
             },
-            Kind::Decider { redecides, .. } => Facts {
+            Kind::Decider {
+                redecides, policy, ..
+            } => Facts {
                 counts: redecides.iter().collect(),
+                keep: match policy {
+                    Policy::Sequential => Some(Keep::Next),
+                    Policy::Shuffle => Some(Keep::Used),
+                    Policy::Prioritized | Policy::Random | Policy::Scored => None,
+                },
                 ..plain
             },
             Kind::Rendezvous { n, .. } => Facts {
@@ -715,13 +747,9 @@ impl Kind {
             | Kind::WhileDoElse
             | Kind::Wait(_)
             | Kind::Delay(_)
-            | Kind::Cooldown(_)
-            | Kind::Every(_)
-            | Kind::RunOnce { .. }
             | Kind::Precondition { .. }
             | Kind::RunWhile { .. }
             | Kind::Sync { .. }
-            | Kind::Request { .. }
             | Kind::Monitor { .. }
             | Kind::Switch(_)
             | Kind::Cond(_)

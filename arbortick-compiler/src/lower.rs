@@ -842,62 +842,7 @@ fn shape(node: &Node, child_state: bool, times: bool) -> Shape {
 
 /// What `node` remembers across activations.
 fn keep(node: &Node) -> Vec<Keep> {
-    let own = match &node.kind {
-        Kind::Cooldown(_) => Some(Keep::Ready),
-        Kind::RunOnce { .. } => Some(Keep::Once),
-        Kind::Every(_) => Some(Keep::Period),
-        Kind::SequenceWithMemory => Some(Keep::Next),
-        Kind::Decider {
-            policy: Policy::Sequential,
-            ..
-        } => Some(Keep::Next),
-        Kind::Decider {
-            policy: Policy::Shuffle,
-            ..
-        } => Some(Keep::Used),
-        Kind::Subtree { .. } => Some(Keep::Subtree),
-        Kind::Request { .. } => Some(Keep::Answer),
-        Kind::Decider {
-            policy: Policy::Prioritized | Policy::Random | Policy::Scored,
-            ..
-        }
-        | Kind::Sequence
-        | Kind::ReactiveSequence
-        | Kind::Select
-        | Kind::AsyncSequence
-        | Kind::AsyncSelect
-        | Kind::TryCatch
-        | Kind::ReactiveSelect
-        | Kind::IfThenElse
-        | Kind::WhileDoElse
-        | Kind::Parallel { .. }
-        | Kind::ParallelAll { .. }
-        | Kind::Invert
-        | Kind::ForceSuccess
-        | Kind::ForceFailure
-        | Kind::KeepRunningUntilFailure
-        | Kind::Repeat(_)
-        | Kind::Retry(_)
-        | Kind::ForEach { .. }
-        | Kind::Scope { .. }
-        | Kind::Wait(_)
-        | Kind::Timeout(_)
-        | Kind::Delay(_)
-        | Kind::After { .. }
-        | Kind::Precondition { .. }
-        | Kind::RunWhile { .. }
-        | Kind::Gate(_)
-        | Kind::GlobalCooldown(_)
-        | Kind::Rendezvous { .. }
-        | Kind::Sync { .. }
-        | Kind::Monitor { .. }
-        | Kind::Switch(_)
-        | Kind::Cond(_)
-        | Kind::Action(_)
-        | Kind::Instant(_)
-        | Kind::Constant(_)
-        | Kind::Leaf { .. } => None,
-    };
+    let own = node.kind.keeps();
     let every = node
         .guard
         .as_ref()
