@@ -41,8 +41,22 @@ fn main() {
         .unwrap();
     }
     writeln!(out, "];").unwrap();
+    let compiled = bt_compiler::interpret::Program::parse(&source)
+        .unwrap_or_else(|e| panic!("the generated trees are valid: {e:?}"));
     for tree in program.iter().filter(|t| !t.library) {
         let name = &tree.name;
+        // `reset` takes the bindings halting uses.
+        let reset_args = compiled
+            .tree(name)
+            .expect("every generated tree is in the program")
+            .reset_bindings()
+            .iter()
+            .map(|b| match b.as_str() {
+                "sh" => "&sh",
+                b => b,
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
         let lower = name.to_lowercase();
         let (decl, arg) = if tree.shared {
             (format!("let sh = {name}Shared::new();"), ", &sh")
@@ -53,7 +67,7 @@ fn main() {
             out,
             "fn run_{lower}(episode: &Episode) -> Vec<String> {{\n    {decl}\n    \
              drive::<{name}>(episode, |s, w, cx| outcome(s.try_tick(w, cx{arg})), \
-             |s, w, cx| s.reset(w, cx{arg}))\n}}"
+             |s, w, cx| {{ let _ = (&w, &cx); s.reset({reset_args}) }})\n}}"
         )
         .unwrap();
     }

@@ -228,7 +228,7 @@ fn main() {
     }
     let grenades: u32 = squad.iter().map(|(m, _)| m.grenades).sum();
     for (me, state) in &mut squad {
-        state.reset(me, &Ctx::new(20.0, dt), &shared);
+        state.reset(me, &shared);
     }
     println!(
         "\n{} grenades left; after every soldier's reset the gates hold {} and {} permits",

@@ -381,7 +381,7 @@ mod tests {
         assert_eq!(me.load, 1.0, "it gathered on: {me:?}");
         // Once the bench has room, the worker goes to repair.
         for (me, state) in &mut repairing {
-            state.reset(me, &Ctx::new(1.0, 0.1), &shared);
+            state.reset(me, &shared);
         }
         tick(&mut state, &mut me, 1.0, &shared);
         assert_eq!(me.harvests_interrupted, 1);

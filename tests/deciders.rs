@@ -400,7 +400,7 @@ fn a_when_let_value_stays_bound_for_the_whole_activation() {
     tree.tick(&mut me, &cx);
     assert_eq!(me.eaten, [7, 7, 7]);
     // A new activation binds anew.
-    tree.reset(&mut me, &cx);
+    tree.reset();
     me.food = Some(Food { id: 9 });
     tree.tick(&mut me, &cx);
     assert_eq!(me.eaten, [7, 7, 7, 9]);
@@ -425,7 +425,7 @@ fn flag_preconditions_check_decision_and_stimuli_flags() {
         Status::Running
     );
     assert_eq!(me.w.take_events(), "?look=F");
-    tree.reset(&mut me, &at(0.0));
+    tree.reset();
     let both = Mode::NIGHT | Mode::DEAD;
     assert_eq!(tree.tick(&mut me, &at(5.0).flags(both)), Status::Success);
     assert_eq!(me.w.take_events(), "?look=F");
@@ -483,7 +483,7 @@ fn scope_hooks_run_on_enter_every_tick_and_exit_including_on_halt() {
         ]
     );
     // Reset halts `a`; the scope is not active, so no exit.
-    tree.reset(&mut w, &at(0.0));
+    tree.reset(&mut w);
     assert_eq!(w.take_events(), "!a");
 }
 
@@ -516,8 +516,39 @@ fn reset_runs_the_exit_hook_of_an_active_scope() {
     let mut tree = Hooks::default();
     tree.tick(&mut w, &at(0.0));
     w.take_events();
-    tree.reset(&mut w, &at(0.0));
+    tree.reset(&mut w);
     assert_eq!(w.take_events(), "!b exit");
+}
+
+behavior_tree! {
+    /// An `exit` hook that names the context only inside a format string.
+    tree Farewell(log: &mut Vec<String>, cx: &Ctx<Mode, Senses>) {
+        scope(exit = log.push(format!("left at {}", cx.now))) { wait(5) }
+    }
+}
+
+behavior_tree! {
+    /// The same, with the context captured by the format string itself.
+    tree Captured(log: &mut Vec<String>, cx: &Ctx<Mode, Senses>) {
+        scope(exit = log.push(format!("{cx:?}"))) { wait(5) }
+    }
+}
+
+#[test]
+fn reset_takes_the_bindings_an_exit_hook_names_even_inside_a_format_string() {
+    let mut log = Vec::new();
+    let mut farewell = Farewell::default();
+    farewell.tick(&mut log, &at(1.0));
+    // Both bindings: the hook names `log` and `cx`.
+    farewell.reset(&mut log, &at(2.5));
+    assert_eq!(log, ["left at 2.5"]);
+
+    let mut log = Vec::new();
+    let mut captured = Captured::default();
+    captured.tick(&mut log, &at(1.0));
+    captured.reset(&mut log, &at(3.0));
+    assert_eq!(log.len(), 1);
+    assert!(log[0].contains("now: 3.0"), "{log:?}");
 }
 
 #[test]
@@ -566,7 +597,7 @@ fn cooldown_blocks_after_each_run_and_run_once_remembers_its_result() {
         })
         .collect();
     // Reset forgets the cooldown and the run_once mark.
-    tree.reset(&mut w, &at(4.5));
+    tree.reset(&mut w);
     let status = tree.tick(&mut w, &at(4.5));
     lines.push(format!("4.5 {}", w.take_line(status)));
     assert_eq!(
@@ -704,7 +735,7 @@ fn when_let_values_and_instant_children_under_every_policy() {
     // Reset, and draw the first child: it succeeds at once; `sequential`
     // runs `i0`, which fails at once: redecide with it masked, `i1`
     // succeeds; `scored` binds the food and wins with 5.0 over 0.5.
-    tree.reset(&mut me, &mut rng);
+    tree.reset();
     me.eaten.clear();
     let mut rng = Draws(vec![nth(0, 2)]);
     assert_eq!(tree.tick(&mut me, &mut rng), Status::Success);

@@ -191,7 +191,7 @@ fn deciders_stimuli_and_timers_do_not_allocate() {
             let status = state.tick(agent, &cx, &mut rng);
             statuses[status as usize] += 1;
             if tick % 331 == 0 {
-                state.reset(agent, &cx, &mut rng);
+                state.reset(agent, &cx);
             }
         }
     }
@@ -201,7 +201,7 @@ fn deciders_stimuli_and_timers_do_not_allocate() {
     // in the same tick; it succeeds and runs often.
     assert!(statuses[0] > 1000 && statuses[2] > 1000, "{statuses:?}");
     for (agent, state, _) in &mut agents {
-        state.reset(agent, &bt::Ctx::new(0.0, 0.0), &mut rng);
+        state.reset(agent, &bt::Ctx::new(0.0, 0.0));
         assert!(agent.started > 100);
         assert_eq!(agent.started, agent.ended, "every started leaf ended once");
     }
@@ -237,7 +237,7 @@ fn recording_does_not_allocate() {
                 .trace(&recorder);
             state.tick(agent, &cx, &mut rng);
             if tick % 331 == 0 {
-                state.reset(agent, &cx, &mut rng);
+                state.reset(agent, &cx);
             }
         }
     }
@@ -284,13 +284,13 @@ fn shared_state_monitors_and_switch_do_not_allocate() {
         for (agent, state) in &mut agents {
             state.tick(agent, &cx, &shared);
             if agent.roll(1) {
-                state.reset(agent, &cx, &shared);
+                state.reset(agent, &shared);
             }
         }
     }
     assert_eq!(allocations() - before, 0);
     for (agent, state) in &mut agents {
-        state.reset(agent, &bt::Ctx::new(0.0, 0.0), &shared);
+        state.reset(agent, &shared);
         assert!(agent.started > 50);
         assert_eq!(agent.started, agent.ended, "every started leaf ended once");
     }

@@ -154,7 +154,7 @@ fn reset_cancels_and_makes_every_earlier_ticket_stale() {
     tree.tick(&mut me, &mut anims, &cx(2));
     let ticket = anims.drain().next().unwrap().ticket();
 
-    tree.reset(&mut me, &mut anims, &cx(2));
+    tree.reset(&mut anims, &cx(2));
     assert_eq!(anims.drain().collect::<Vec<_>>(), [Message::Cancel(ticket)]);
     assert_eq!(tree.answer(ticket, Outcome::Success), Err(Stale(ticket)));
 
@@ -166,7 +166,7 @@ fn reset_cancels_and_makes_every_earlier_ticket_stale() {
     assert!(me.log.is_empty());
     // A reset with nothing in flight pushes nothing.
     let mut idle = Chase::default();
-    idle.reset(&mut me, &mut anims, &cx(2));
+    idle.reset(&mut anims, &cx(2));
     assert!(anims.is_empty());
 }
 
@@ -346,12 +346,12 @@ proptest! {
                         }
                     }
                 }
-                Step::Reset => tree.reset(&mut me, &mut s, &cx(0)),
+                Step::Reset => tree.reset(&mut s, &cx(0)),
             }
             let messages: Vec<_> = s.drain().collect();
             check(messages, &mut me.read, &mut open, &mut issued)?;
         }
-        tree.reset(&mut me, &mut s, &cx(0));
+        tree.reset(&mut s, &cx(0));
         let messages: Vec<_> = s.drain().collect();
         check(messages, &mut me.read, &mut open, &mut issued)?;
         prop_assert!(open.iter().all(Option::is_none), "open at the end: {:?}", open);

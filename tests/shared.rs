@@ -170,9 +170,9 @@ fn leaving_a_forming_group_dissolves_it_and_releases_the_others() {
     assert_eq!(a.tick(&mut w, &shared), Status::Running);
     assert_eq!(b.tick(&mut w, &shared), Status::Running);
     assert_eq!(shared.meet.members(), 2);
-    c.reset(&mut w, &shared); // never joined: nothing changes
+    c.reset(&shared); // never joined: nothing changes
     assert_eq!(shared.meet.members(), 2);
-    b.reset(&mut w, &shared); // b leaves before the group is complete
+    b.reset(&shared); // b leaves before the group is complete
     assert_eq!(shared.meet.members(), 0);
     // a was waiting in the dissolved group: its rendezvous fails.
     assert_eq!(a.tick(&mut w, &shared), Status::Success);

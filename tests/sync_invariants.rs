@@ -131,7 +131,7 @@ fn agents(count: usize, seed: u64, counters: &Arc<Counters>) -> Vec<Agent> {
 /// Checks every invariant once all agents are reset.
 fn check_all_released(agents: &mut [Agent], shared: &SquadShared, counters: &Counters) {
     for a in agents.iter_mut() {
-        a.state.reset(&mut a.bot, &Ctx::new(0.0, 0.0), shared);
+        a.state.reset(&mut a.bot, shared);
     }
     for (zone, &capacity) in CAPACITY.iter().enumerate() {
         let peak = counters.peak[zone].load(Ordering::SeqCst);
@@ -169,7 +169,7 @@ proptest! {
                 a.state.tick(&mut a.bot, &cx, &shared);
                 resets = resets.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
                 if (resets >> 33) % 100 < reset_percent {
-                    a.state.reset(&mut a.bot, &cx, &shared);
+                    a.state.reset(&mut a.bot, &shared);
                 }
             }
             for (zone, &capacity) in CAPACITY.iter().enumerate() {
@@ -200,7 +200,7 @@ fn limits_hold_when_agents_tick_on_four_threads() {
                     for (i, a) in chunk.iter_mut().enumerate() {
                         a.state.tick(&mut a.bot, &cx, shared);
                         if (tick + i as u64 + t as u64).is_multiple_of(97) {
-                            a.state.reset(&mut a.bot, &cx, shared);
+                            a.state.reset(&mut a.bot, shared);
                         }
                     }
                 }

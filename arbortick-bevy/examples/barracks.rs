@@ -161,8 +161,8 @@ impl AgentTree for Duty {
         self.tick(me, cx, shared)
     }
 
-    fn reset_agent(&mut self, me: &mut Guard, cx: &Ctx<Shift, Alert>, shared: &DutyShared) {
-        self.reset(me, cx, shared)
+    fn reset_agent(&mut self, me: &mut Guard, _: &Ctx<Shift, Alert>, shared: &DutyShared) {
+        self.reset(me, shared)
     }
 }
 

@@ -56,8 +56,8 @@
 //!     fn tick_agent(&mut self, me: &mut Miner, cx: &Ctx, shared: &MineShared) -> Status {
 //!         self.tick(me, cx, shared)
 //!     }
-//!     fn reset_agent(&mut self, me: &mut Miner, cx: &Ctx, shared: &MineShared) {
-//!         self.reset(me, cx, shared)
+//!     fn reset_agent(&mut self, _: &mut Miner, _: &Ctx, shared: &MineShared) {
+//!         self.reset(shared)
 //!     }
 //! }
 //!

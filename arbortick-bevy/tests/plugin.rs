@@ -150,8 +150,8 @@ impl AgentTree for Squad {
     fn tick_agent(&mut self, me: &mut Sentry, cx: &Ctx, shared: &SquadShared) -> Status {
         self.tick(me, cx, shared)
     }
-    fn reset_agent(&mut self, me: &mut Sentry, cx: &Ctx, shared: &SquadShared) {
-        self.reset(me, cx, shared)
+    fn reset_agent(&mut self, _: &mut Sentry, _: &Ctx, shared: &SquadShared) {
+        self.reset(shared)
     }
 }
 
@@ -163,8 +163,8 @@ impl AgentTree for Duty {
     fn tick_agent(&mut self, me: &mut Sentry, cx: &Ctx<Mode, Senses>, _: &()) -> Status {
         self.tick(me, cx)
     }
-    fn reset_agent(&mut self, me: &mut Sentry, cx: &Ctx<Mode, Senses>, _: &()) {
-        self.reset(me, cx)
+    fn reset_agent(&mut self, me: &mut Sentry, _: &Ctx<Mode, Senses>, _: &()) {
+        self.reset(me)
     }
 }
 

@@ -108,6 +108,12 @@ impl Tree {
     pub fn kinds(&self) -> impl Iterator<Item = kinds::Kind> + '_ {
         self.ir.nodes.iter().map(|node| node.row)
     }
+
+    /// The names of the header bindings the compiled tree's `reset` takes,
+    /// in header order: those halting uses.
+    pub fn reset_bindings(&self) -> Vec<String> {
+        crate::generate::reset_bindings(&self.ir)
+    }
 }
 
 /// Source text of an expression, a pattern or a path: what the host is

@@ -312,4 +312,75 @@ mod tests {
             pub tree Broken(me: &mut Agent) { sequence { invert {}, fallback { success } } }
         }));
     }
+
+    /// `reset` takes the bindings halting uses: one tree per rule of the
+    /// reference's "Resetting", with the bindings it must take.
+    #[test]
+    fn reset_takes_only_the_bindings_halting_uses() {
+        let cases: &[(&str, &[&str])] = &[
+            // Nothing stateful, an untraced context: nothing.
+            (
+                "tree T(me: &mut A, cx: &Ctx) { sequence { cond me.ok(), wait(1), action me.go() } }",
+                &[],
+            ),
+            // A stateful leaf halts with the agent.
+            (
+                "tree T(me: &mut A, cx: &Ctx) { sequence { wait(1), Walk } }",
+                &["me"],
+            ),
+            // A gate gives its permit back through the shared binding.
+            (
+                "tree T(me: &mut A, cx: &Ctx<F, S>, shared: &TShared) { 'g: gate(2) { wait(1) } }",
+                &["shared"],
+            ),
+            // An `exit` hook's bindings, wherever they are named.
+            (
+                "tree T(me: &mut A, log: &mut Vec<String>, cx: &Ctx) { \
+                 scope(exit = log.push(format!(\"{cx:?}\"))) { wait(1) } }",
+                &["log", "cx"],
+            ),
+            // An `after`'s `halted` hook; its `success` hook does not count.
+            (
+                "tree T(me: &mut A, n: &mut u32, cx: &Ctx) { \
+                 after(success = me.cheer(), halted = *n += 1) { wait(1) } }",
+                &["n"],
+            ),
+            // A context that can trace, for the `Halted` and `Reset` events.
+            (
+                "tree T(me: &mut A, cx: &Ctx<F, S, impl Trace>) { action me.go() }",
+                &["cx"],
+            ),
+            (
+                "tree T(me: &mut A, cx: &Ctx<F, S, NoTrace>) { wait(1) }",
+                &[],
+            ),
+            // A context of the user's type may trace.
+            (
+                "tree T(me: &mut A, #[context] cx: &Mine) { action me.go() }",
+                &["cx"],
+            ),
+            // A request cancels through its stream and the context.
+            (
+                "tree T(me: &mut A, out: &mut Requests<u8>, cx: &Ctx) { request(out, 1) }",
+                &["out", "cx"],
+            ),
+        ];
+        for (source, expected) in cases {
+            let mut errors = crate::errors::Errors::default();
+            let input = crate::parse::parse(source.parse().expect("tokens"), &mut errors);
+            crate::check::check(&input, &mut errors);
+            let tree = crate::lower::lower(&input.trees[0], &mut errors);
+            assert!(
+                errors.is_empty(),
+                "{source}: {:?}",
+                errors.to_compile_errors().to_string()
+            );
+            let tree = tree.unwrap_or_else(|_| panic!("{source} lowers"));
+            assert_eq!(
+                crate::generate::reset_bindings(&tree),
+                *expected,
+                "{source}"
+            );
+        }
+    }
 }

@@ -215,9 +215,8 @@ impl Scene for Squad {
         }
     }
     fn reset(&mut self) -> bool {
-        let cx = Ctx::new(self.t as f64 * 0.1, 0.1);
         for (me, state) in &mut self.soldiers {
-            state.reset(me, &cx, &self.shared);
+            state.reset(me, &self.shared);
         }
         let s = &self.shared;
         [s.grenade.inside(), s.taunt.inside(), s.shoot.inside()] == [0; 3] && s.flank.members() == 0
@@ -264,7 +263,7 @@ impl Scene for Everything {
     fn reset(&mut self) -> bool {
         let cx = Ctx::new(self.t as f64 * 0.25, 0.25);
         for (bot, kinds) in &mut self.bots {
-            kinds.reset(bot, &cx, &mut self.rng, &self.shared);
+            kinds.reset(bot, &cx, &self.shared);
         }
         self.shared.grenade.inside() == 0 && self.shared.pair.members() == 0
     }

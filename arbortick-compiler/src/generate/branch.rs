@@ -86,7 +86,7 @@ impl Gen<'_> {
         let (c, then) = (node.children[0], node.children[1]);
         let otherwise = node.children.get(2).copied();
         let r = names::result();
-        let args = self.args();
+        let args = self.halt_args();
         let (ok, fail, running) = (
             status(Status::Success),
             status(Status::Failure),
@@ -123,7 +123,7 @@ impl Gen<'_> {
             return quote!({ #eval #r });
         };
         let (place, ty, variant) = (self.place(id), self.type_ident(id), self.variant(c));
-        let args = self.args();
+        let args = self.halt_args();
         if !child.has_state {
             return quote! {{
                 #eval
@@ -181,14 +181,14 @@ impl Gen<'_> {
             // A branch that cannot run has no variant: the other branch,
             // if it was running, is halted all the same.
             let halt = (halt_other && node.has_state).then(|| {
-                let (place, args) = (self.place(id), self.args());
+                let (place, args) = (self.place(id), self.halt_args());
                 quote!(#place.halt(#args);)
             });
             return quote!({ #halt #eval #r });
         };
         let (place, ty, variant) = (self.place(id), self.type_ident(id), self.variant(c));
         let halt = halt_other.then(|| {
-            let args = self.args();
+            let args = self.halt_args();
             quote!(#place.halt(#args);)
         });
         let fresh = if child.has_state {

@@ -340,7 +340,7 @@ impl<'g, 'a> Group<'g, 'a> {
                 id,
                 quote!(Interrupt { child: #child_info, by: &#nodes[#c] }),
             );
-            let args = g.args();
+            let args = g.halt_args();
             // The state has not changed since `__limit` was read from it.
             quote! {
                 let #i = #limit;

@@ -104,7 +104,7 @@ impl Gen<'_> {
                 quote!(#place.t = #now;)
             });
         let stop = stop.map(|(setup, condition)| {
-            let args = self.args();
+            let args = self.halt_args();
             quote!(#setup if #condition { #place.halt(#args); break #label #refuse; })
         });
         let child = self.child_in_field(id);

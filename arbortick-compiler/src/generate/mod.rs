@@ -109,13 +109,48 @@ fn generate_tree(tree: &Tree) -> TokenStream {
          has not started; [`tick`]({name}::tick) advances it by one tick. Its size is \
          `{name}::STATE_SIZE` bytes (from `BehaviorTree`)."
     );
-    let reset_trace = tree.context.as_ref().map(|cx| {
-        quote! {
-            if ::__bt::__private::trace_statuses(&#cx) {
-                ::__bt::__private::trace_emit(&#cx, ::__bt::trace::STATUSES, &<Self as ::__bt::BehaviorTree>::NODES[0], ::__bt::trace::Event::Reset);
+    let reset_trace = g.reset_trace();
+    let (halt_params, halt_args) = (g.halt_params(), g.halt_args());
+    let reset_takes = g.reset_takes();
+    // A tree embedding this one halts it through `halt`, passing every
+    // binding its `subtree(..)` names; when halting uses fewer, `halt`
+    // forwards them to `halt_with`, which `reset` calls.
+    let halt_body = quote! {
+        #reset_body
+        #monitors_reset
+    };
+    let (active_halt, halt_method) = if g.halting.iter().all(|&used| used) {
+        let halt = quote! {
+            /// Halts every running node, deepest first; what outlives
+            /// activity stays.
+            #[inline]
+            #[allow(unused_variables, clippy::all)]
+            #vis fn halt(&mut self, #params) {
+                #halt_body
             }
-        }
-    });
+        };
+        (halt, quote!(halt))
+    } else {
+        let with = names::halt_with();
+        let halt = quote! {
+            /// Halts every running node, deepest first; what outlives
+            /// activity stays. Takes every binding, as a parent tree
+            /// passes them.
+            #[inline]
+            #[allow(unused_variables, clippy::all)]
+            #vis fn halt(&mut self, #params) {
+                self.#with(#halt_args);
+            }
+
+            /// [`halt`](Self::halt), taking only the bindings halting uses.
+            #[inline]
+            #[allow(unused_variables, clippy::all)]
+            fn #with(&mut self, #halt_params) {
+                #halt_body
+            }
+        };
+        (halt, quote!(#with))
+    };
     let has_docs = attrs.iter().any(|a| a.path().is_ident("doc"));
     let diagram = g.diagram_doc();
     let separator = has_docs.then(|| quote!(#[doc = ""]));
@@ -246,15 +281,17 @@ fn generate_tree(tree: &Tree) -> TokenStream {
                 <Self as ::__bt::__private::Embed>::parts(&mut self.active, &mut self.keep).try_tick(#args)
             }
 
-            /// Halts every running node, deepest first (running stateful
-            /// leaves get their `halt` call, active scopes their `exit`,
-            /// gates their permit back), and leaves the state as new,
-            /// timers, cooldowns and `run_once` marks included. Call it when
-            /// the agent leaves the tree for good (it dies, changes tree, or
-            /// the level unloads).
+            #[doc = " Halts every running node, deepest first (running stateful"]
+            #[doc = " leaves get their `halt` call, active scopes their `exit`,"]
+            #[doc = " gates their permit back), and leaves the state as new,"]
+            #[doc = " timers, cooldowns and `run_once` marks included. Call it when"]
+            #[doc = " the agent leaves the tree for good (it dies, changes tree, or"]
+            #[doc = " the level unloads)."]
+            #[doc = ""]
+            #[doc = #reset_takes]
             #[inline]
-            #vis fn reset(&mut self, #params) {
-                self.active.halt(#args);
+            #vis fn reset(&mut self, #halt_params) {
+                self.active.#halt_method(#halt_args);
                 self.keep = ::core::default::Default::default();
                 #reset_trace
             }
@@ -265,14 +302,7 @@ fn generate_tree(tree: &Tree) -> TokenStream {
         #active_def
 
         impl #active_ty {
-            /// Halts every running node, deepest first; what outlives
-            /// activity stays.
-            #[inline]
-            #[allow(unused_variables, clippy::all)]
-            #vis fn halt(&mut self, #params) {
-                #reset_body
-                #monitors_reset
-            }
+            #active_halt
         }
 
         #[doc = #parts_doc]
@@ -297,6 +327,15 @@ fn generate_tree(tree: &Tree) -> TokenStream {
 
         #state_types
     }
+}
+
+/// The bindings of `tree`'s header that its `reset` takes, in header
+/// order: those halting uses (see `Gen::halting`).
+pub fn reset_bindings(tree: &Tree) -> Vec<String> {
+    Gen::new(tree)
+        .halt_bindings()
+        .map(|p| p.name.to_string())
+        .collect()
 }
 
 /// What is emitted for a tree that has errors: its state type with `tick`,
@@ -412,15 +451,21 @@ struct Gen<'a> {
     outline: outline::Outline,
     /// The functions split off `tick`, as they are generated.
     outlined: std::cell::RefCell<Vec<TokenStream>>,
+    /// Per binding of the header: whether halting uses it (see
+    /// [`halting`](Gen::halting)). The halt methods take these.
+    halting: Vec<bool>,
 }
 
 impl<'a> Gen<'a> {
     fn new(tree: &'a Tree) -> Gen<'a> {
-        Gen {
+        let mut g = Gen {
             tree,
             outline: outline::Outline::new(tree),
             outlined: Default::default(),
-        }
+            halting: vec![false; tree.params.len()],
+        };
+        g.halting = g.halting();
+        g
     }
 }
 
@@ -566,10 +611,128 @@ impl Gen<'_> {
         quote!(#(#params),*)
     }
 
-    /// `me, cx`: the bindings, forwarded to halt methods.
+    /// `me, cx`: the bindings, forwarded to the functions `tick` is split
+    /// into.
     fn args(&self) -> TokenStream {
         let names = self.tree.params.iter().map(|p| &p.name);
         quote!(#(#names),*)
+    }
+
+    /// The bindings halting uses (`me, shared`), as the halt methods
+    /// declare them.
+    fn halt_params(&self) -> TokenStream {
+        let params = self.halt_bindings().map(|p| {
+            let (n, ty) = (&p.name, &p.ty);
+            quote!(#n: #ty)
+        });
+        quote!(#(#params),*)
+    }
+
+    /// The bindings halting uses, forwarded to halt methods.
+    fn halt_args(&self) -> TokenStream {
+        let names = self.halt_bindings().map(|p| &p.name);
+        quote!(#(#names),*)
+    }
+
+    fn halt_bindings(&self) -> impl Iterator<Item = &crate::ast::Param> {
+        self.tree
+            .params
+            .iter()
+            .zip(&self.halting)
+            .filter_map(|(p, &used)| used.then_some(p))
+    }
+
+    /// Which bindings halting uses: those the code of every halt names.
+    /// That code is generated once with halt methods taking nothing, and
+    /// read for the bindings' names; what it names is what halting
+    /// evaluates: a stateful leaf's `halt` takes the agent (the first
+    /// binding), `exit` and `halted` hooks and an embedded tree's
+    /// arguments are the user's expressions, a gate or rendezvous gives
+    /// its place back through the shared binding, a `request` cancels
+    /// through its stream and the context, and the context traces (unless
+    /// its type is `Ctx` without a tracer, which never does).
+    fn halting(&self) -> Vec<bool> {
+        let mut code = self.reset_body();
+        code.extend(self.reset_trace());
+        for id in (0..self.tree.nodes.len()).filter(|&id| self.tree.has_named_type(id)) {
+            code.extend(self.state_halt(id));
+        }
+        let mut named = std::collections::HashSet::new();
+        names_in(code, &mut named);
+        self.tree
+            .params
+            .iter()
+            .map(|p| named.contains(&p.name.to_string()))
+            .collect()
+    }
+
+    /// The doc line of `reset` saying which bindings it takes.
+    fn reset_takes(&self) -> String {
+        let names: Vec<String> = self
+            .halt_bindings()
+            .map(|p| format!("`{}`", p.name))
+            .collect();
+        let all = self.tree.params.len();
+        match names.len() {
+            0 if all == 0 => " Takes nothing: the tree has no bindings.".into(),
+            0 => " Takes no binding: halting this tree calls nothing of the agent's.".into(),
+            n if n == all => " Takes every binding: halting uses each of them.".into(),
+            _ => format!(
+                " Takes {}: the bindings halting uses (the crate's reference, \
+                 \"Resetting\", says which).",
+                names.join(", ")
+            ),
+        }
+    }
+
+    /// The `Reset` trace event `reset` emits, when the context can trace.
+    fn reset_trace(&self) -> Option<TokenStream> {
+        let cx = self.tracing_context()?;
+        Some(quote! {
+            if ::__bt::__private::trace_statuses(&#cx) {
+                ::__bt::__private::trace_emit(&#cx, ::__bt::trace::STATUSES, &<Self as ::__bt::BehaviorTree>::NODES[0], ::__bt::trace::Event::Reset);
+            }
+        })
+    }
+
+    /// The context binding, unless its type is `Ctx` (by value or
+    /// reference) without a tracer argument, or with `NoTrace`: such a
+    /// context never traces, so halting need not take it to trace.
+    fn tracing_context(&self) -> Option<&Ident> {
+        use syn::{GenericArgument, PathArguments, Type};
+        let cx = self.tree.context.as_ref()?;
+        let param = crate::check::context_param(&self.tree.params)?;
+        let mut ty = &param.ty;
+        while let Type::Reference(syn::TypeReference { elem, .. })
+        | Type::Paren(syn::TypeParen { elem, .. }) = ty
+        {
+            ty = elem;
+        }
+        let Type::Path(path) = ty else {
+            return Some(cx);
+        };
+        let Some(last) = path.path.segments.last().filter(|s| s.ident == "Ctx") else {
+            return Some(cx);
+        };
+        let tracer = match &last.arguments {
+            PathArguments::None => None,
+            PathArguments::AngleBracketed(generics) => generics
+                .args
+                .iter()
+                .filter(|a| matches!(a, GenericArgument::Type(_)))
+                .nth(2),
+            PathArguments::Parenthesized(_) => return Some(cx),
+        };
+        match tracer {
+            None => None,
+            Some(GenericArgument::Type(Type::Path(t)))
+                if t.qself.is_none()
+                    && t.path.segments.last().is_some_and(|s| s.ident == "NoTrace") =>
+            {
+                None
+            }
+            Some(_) => Some(cx),
+        }
     }
 
     /// For a tree whose context binding is a `Ctx<.., impl Trace>` (by
@@ -775,6 +938,34 @@ impl Gen<'_> {
     fn agent_arg(&self) -> TokenStream {
         let name = self.tree.params.first().map(|p| &p.name);
         quote!(#name)
+    }
+}
+
+/// Adds to `names` every identifier in `code`, and every identifier a
+/// string literal in it may capture as an inline format argument (`"{me}"`,
+/// `"{me:?}"`), so that a binding a hook names only inside `format!` counts.
+fn names_in(code: TokenStream, names: &mut std::collections::HashSet<String>) {
+    use proc_macro2::TokenTree;
+    for token in code {
+        match token {
+            TokenTree::Ident(ident) => {
+                names.insert(ident.to_string());
+            }
+            TokenTree::Group(group) => names_in(group.stream(), names),
+            TokenTree::Literal(literal) => {
+                let text = literal.to_string();
+                for piece in text.split('{').skip(1) {
+                    let name: String = piece
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect();
+                    if !name.is_empty() {
+                        names.insert(name);
+                    }
+                }
+            }
+            TokenTree::Punct(_) => {}
+        }
     }
 }
 

@@ -113,6 +113,8 @@ locals! {
     traced_tick = "__traced_tick";
     /// The tick's body, inlined into both the untraced and traced ticks.
     tick_body = "__tick_body";
+    /// The active part's halt taking only the bindings halting uses.
+    halt_with = "__halt_with";
     /// A generation: a rendezvous group's, or a `request`'s in flight.
     generation = "__g";
     /// The position a wide composite resumes at.

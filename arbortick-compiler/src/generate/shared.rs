@@ -310,7 +310,7 @@ impl Gen<'_> {
         let node = self.tree.node(id);
         let (label, place, ty) = self.frame(id);
         let r = names::result();
-        let args = self.args();
+        let args = self.halt_args();
         let x = names::matched();
         let arms = node.children.iter().map(|&c| {
             let child = self.tree.node(c);

@@ -28,10 +28,10 @@ impl Gen<'_> {
     }
 
     /// The level-2 `Halted` event of the leaf whose node id `id` gives, in
-    /// a tree with a context (nothing for `NoTrace`, whose level is the
-    /// constant 0).
+    /// a tree whose context can trace (nothing for `Ctx` without a tracer,
+    /// whose level is the constant 0).
     fn trace_halted(&self, id: TokenStream) -> Option<TokenStream> {
-        let cx = self.tree.context.as_ref()?;
+        let cx = self.tracing_context()?;
         let name = &self.tree.name;
         Some(quote! {
             if ::__bt::__private::trace_level(&#cx) >= 2 {
@@ -113,7 +113,7 @@ impl Gen<'_> {
             }
             Shape::Arrived => quote!(*(#place) = false;),
             Shape::OneOf | Shape::Decider | Shape::Record(_) => {
-                let args = self.args();
+                let args = self.halt_args();
                 quote!((#place).halt(#args);)
             }
             Shape::Tagged(_) => unreachable!("a tag is halted with its memory: `halt_tagged`"),
@@ -129,7 +129,7 @@ impl Gen<'_> {
         memory: TokenStream,
     ) -> TokenStream {
         debug_assert!(matches!(self.tree.node(id).shape, Shape::Tagged(_)));
-        let args = self.args();
+        let args = self.halt_args();
         quote!((#place).halt(#memory, #args);)
     }
 
@@ -153,17 +153,13 @@ impl Gen<'_> {
     fn state_type(&self, id: usize) -> TokenStream {
         let node = self.tree.node(id);
         let ident = self.type_ident(id);
-        let params = self.params();
+        let params = self.halt_params();
         let derive = quote! {
             #[doc(hidden)]
             #[derive(::core::default::Default, ::core::clone::Clone, ::core::fmt::Debug)]
             #[allow(non_camel_case_types)]
         };
-        let (definition, halt) = match &node.shape {
-            Shape::Record(fields) => self.record_type(id, fields),
-            Shape::Tagged(leaf) => self.tag_type(id, *leaf),
-            _ => self.enum_type(id),
-        };
+        let (definition, halt) = self.state_definition(id);
         // A tag halts the memory beside it, which its parent passes.
         let memory = self.tagged_memory(id).map(|ty| {
             let m = names::memory();
@@ -223,6 +219,20 @@ impl Gen<'_> {
                 #check
             }
         }
+    }
+
+    /// The named state type of node `id` and the body of its `halt`.
+    fn state_definition(&self, id: usize) -> (TokenStream, TokenStream) {
+        match &self.tree.node(id).shape {
+            Shape::Record(fields) => self.record_type(id, fields),
+            Shape::Tagged(leaf) => self.tag_type(id, *leaf),
+            _ => self.enum_type(id),
+        }
+    }
+
+    /// The body of the `halt` of node `id`'s named state type.
+    pub(super) fn state_halt(&self, id: usize) -> TokenStream {
+        self.state_definition(id).1
     }
 
     /// The enum of a composite that remembers one child: a variant per

@@ -80,7 +80,7 @@ impl Gen<'_> {
                 self.halt_tagged(id, quote!(#place), quote!(#memory))
             }
             _ => {
-                let args = self.args();
+                let args = self.halt_args();
                 quote!(#place.halt(#args);)
             }
         }
@@ -591,7 +591,7 @@ impl Gen<'_> {
         let r = names::result();
         let (next_status, stop_status, running) =
             (status(next), status(stop), status(Status::Running));
-        let args = self.args();
+        let args = self.halt_args();
         // A node that is its leaf's memory has no state of its own: the
         // leaf's code stores and clears the holder's variant or running bit,
         // and a reactive form halts the leaf there only if that variant or
@@ -1068,7 +1068,7 @@ impl Gen<'_> {
         let node = self.tree.node(id);
         let (label, place) = (self.label(id), self.place(id));
         let r = names::result();
-        let args = self.args();
+        let args = self.halt_args();
         let (ok, fail, running) = (
             status(Status::Success),
             status(Status::Failure),

@@ -31,6 +31,6 @@ fn main() {
     let cx = engine::ai::runtime::Ctx::new(0.0, 0.1);
     assert_eq!(state.tick(&mut agent, &cx, &shared), Status::Running);
     assert!(state.is_active());
-    state.reset(&mut agent, &cx, &shared);
+    state.reset(&shared);
     assert_eq!(shared.n1.inside(), 0);
 }

@@ -214,7 +214,7 @@ fn main() {
     let mut catalog = trees::Catalog::default();
     let cx = bt::Ctx::new(0.0, 0.1);
     let _: Status = catalog.tick(&mut agent, &cx);
-    catalog.reset(&mut agent, &cx);
+    catalog.reset(&mut agent);
 
     let shared = trees::SporeShared::new();
     let mut spore = trees::Spore::default();
@@ -222,5 +222,5 @@ fn main() {
     let _: Result<Status, bt::TickError> = spore.try_tick(&mut agent, &cx, &mut Dice, &shared);
     let mut text = String::new();
     spore.print_state(0.1, &mut text).unwrap();
-    spore.reset(&mut agent, &cx, &mut Dice, &shared);
+    spore.reset(&mut agent, &cx, &shared);
 }

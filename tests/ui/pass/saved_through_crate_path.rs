@@ -33,6 +33,6 @@ fn main() {
     let (mut loaded, shared): (Saved, SavedShared) = serde_json::from_str(&saved).unwrap();
     assert!(loaded.is_active());
     assert_eq!(shared.n1.inside(), 1);
-    loaded.reset(&mut agent, &cx, &shared);
+    loaded.reset(&shared);
     assert_eq!(shared.n1.inside(), 0);
 }
