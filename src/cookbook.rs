@@ -6,7 +6,7 @@
 //!
 //! # Patrol, get interrupted, and resume where you were
 //!
-//! Put what interrupts above the work in a [`prioritized`](crate#deciding-spore-style)
+//! Put what interrupts above the work in a [`prioritized`](crate::reference::deciding)
 //! group. Keep the work's progress in the agent (the next waypoint, the
 //! load carried), not in the tree, and write each step so that it succeeds
 //! at once when it is already done. An interruption halts the work; when
@@ -61,11 +61,11 @@
 //!
 //! # Limited slots for a task
 //!
-//! A [`gate(n)`](crate#synchronized-trees) lets at most `n` agents into its
+//! A [`gate(n)`](crate::reference::synchronized) lets at most `n` agents into its
 //! child at once; the tree's shared state holds it, and every agent is
 //! ticked with the same one. Under a decider, make the gate the child's
 //! first step: while it is full the child is [passed
-//! over](crate#children-a-full-gate-would-refuse), so an agent that may use
+//! over](crate::reference::deciding#children-a-full-gate-would-refuse), so an agent that may use
 //! it goes on with what it was doing instead of being interrupted for
 //! nothing. Name the size with a constant if other code needs it.
 //!
@@ -192,7 +192,7 @@
 //! `rendezvous(n) as role { child }` gathers `n` agents, gives each a role
 //! (`0..n`, in the order they joined) and runs the child for all of them;
 //! `sync` inside waits until every member got there. See [synchronized
-//! trees](crate#synchronized-trees) for what happens to latecomers and to a
+//! trees](crate::reference::synchronized) for what happens to latecomers and to a
 //! member that leaves.
 //!
 //! ```
@@ -230,7 +230,7 @@
 //! frame's queries, an animation system, a robot's action server), the
 //! tree asks with `request(stream, value)` and reads the answer on a later
 //! tick; halting the node in flight sends a cancellation. [Deferred
-//! requests](crate#deferred-requests) has the whole loop; the shape is:
+//! requests](crate::reference::requests) has the whole loop; the shape is:
 //!
 //! ```
 //! use bt::prelude::*;
@@ -301,7 +301,7 @@
 //! what activated, level 2 what ended or was interrupted, level 5 every
 //! guard's verdict with the clause that rejected. For a picture of a whole
 //! run, record it and write the time-travel page ([views and
-//! recording](crate#views-and-recording)).
+//! recording](crate::reference::views_and_recording)).
 //!
 //! ```
 //! use bt::prelude::*;
