@@ -351,6 +351,23 @@ pub trait Host {
     /// tree's root for tick events and monitors), as compiled code sends it
     /// to the context's [`Trace`](bt_runtime::Trace) hook.
     fn trace(&mut self, at: &At, level: u8, event: Event) {}
+    /// Whether this tick calls the node hooks ([`before`](Self::before),
+    /// [`after`](Self::after)); asked once per tick, as compiled code asks
+    /// its tracer's [`Trace::hooks`](bt_runtime::Trace::hooks). `false`,
+    /// the default, runs no hook.
+    fn hooks(&self) -> bool {
+        false
+    }
+    /// Before the node `at` runs: `Some(status)` replaces it, as
+    /// [`Trace::before`](bt_runtime::Trace::before).
+    fn before(&mut self, at: &At) -> Option<Status> {
+        None
+    }
+    /// After it returned `status`: the status its parent sees, as
+    /// [`Trace::after`](bt_runtime::Trace::after).
+    fn after(&mut self, at: &At, status: Status) -> Status {
+        status
+    }
 }
 
 /// A trace event: what compiled code reports through
@@ -637,6 +654,7 @@ impl<'p> Interpreter<'p> {
         host: &mut impl Host,
         input: Input,
     ) -> Result<Status, RedecideLimit> {
+        let hooks = host.hooks();
         let mut run = Run {
             layout: self,
             agent,
@@ -645,6 +663,7 @@ impl<'p> Interpreter<'p> {
             input,
             roles: Vec::new(),
             limit: None,
+            hooks,
         };
         let status = run.instance(0);
         match run.limit {
@@ -664,6 +683,7 @@ impl<'p> Interpreter<'p> {
             input: Input::default(),
             roles: Vec::new(),
             limit: None,
+            hooks: false,
         };
         run.halt(0);
         for slot in &mut run.agent.slots {
@@ -696,6 +716,8 @@ struct Run<'r, 'p, H> {
     roles: Vec<(String, usize)>,
     /// The first decider of the root tree past its bound in this tick.
     limit: Option<usize>,
+    /// This tick calls the node hooks.
+    hooks: bool,
 }
 
 impl<'p, H: Host> Run<'_, 'p, H> {
@@ -846,9 +868,83 @@ impl<'p, H: Host> Run<'_, 'p, H> {
     /// Ticks the node at place `p` and reports the status it returned
     /// (level 6).
     fn tick(&mut self, p: usize) -> Status {
-        let status = self.tick_node(p);
+        let status = if self.hooks {
+            self.hooked(p)
+        } else {
+            self.tick_node(p)
+        };
         self.trace(p, 6, Event::Returned(status));
         status
+    }
+
+    /// The node at place `p` with its hook points (see the compiled
+    /// `hooked`): a hook may replace it or change its status; a node left
+    /// finished is halted, a node left running is held. A hook's `Running`
+    /// for a node that cannot run is ignored.
+    fn hooked(&mut self, p: usize) -> Status {
+        let can_run = self.node(p).can_run;
+        let taken = |s: &Status| can_run || !s.is_running();
+        if let Some(status) = self.with_at(p, |h, at| h.before(at)).filter(taken) {
+            self.left(p, status);
+            return status;
+        }
+        let returned = self.tick_node(p);
+        let status = self.with_at(p, |h, at| h.after(at, returned));
+        if status != returned && taken(&status) {
+            self.left(p, status);
+            return status;
+        }
+        returned
+    }
+
+    /// A hook left the node at place `p` with `status`: halted if it is
+    /// finished, held if it runs.
+    fn left(&mut self, p: usize, status: Status) {
+        if status.is_running() {
+            self.hold(p);
+        } else {
+            self.halt(p);
+        }
+    }
+
+    /// Leaves the node at place `p` running: as it is if it runs, else as
+    /// entered with a fresh state. A stateful leaf counts as started (its
+    /// memory new, its `start` not called). A node that is its leaf's
+    /// memory ([`Shape::LeafOf`](ir::Shape::LeafOf)) runs exactly when that
+    /// leaf does: the nodes down to the leaf hold the child leading to it,
+    /// and the leaf counts as started.
+    fn hold(&mut self, p: usize) {
+        let leaf = match (&self.node(p).kind, &self.node(p).shape) {
+            (Kind::Leaf { .. }, _) => p,
+            (_, ir::Shape::LeafOf(leaf)) => {
+                let leaf = *leaf;
+                let tree = &self.layout.program.trees[self.layout.places[p].tree].ir;
+                // The leaf's ancestors up to this node, outermost last.
+                let mut path = vec![leaf];
+                while let Some(parent) = tree.nodes[*path.last().expect("not empty")].parent
+                    && parent != self.layout.places[p].node
+                {
+                    path.push(parent);
+                }
+                let mut q = p;
+                for &id in path.iter().rev() {
+                    let i = (0..self.children(q))
+                        .find(|&i| self.layout.places[self.child(q, i)].node == id)
+                        .expect("the path leads through the children");
+                    // A sequence or select remembers the child it runs;
+                    // a decorator over the leaf, nothing.
+                    if self.node(q).kind.memory_of() == ir::MemoryOf::OnlyRunningChild
+                        && self.slot(q).child.is_none()
+                    {
+                        self.slot(q).child = Some(i);
+                    }
+                    q = self.child(q, i);
+                }
+                q
+            }
+            _ => return,
+        };
+        self.slot(leaf).active = true;
     }
 
     fn tick_node(&mut self, p: usize) -> Status {

@@ -224,6 +224,17 @@ mod tests {
         }));
     }
 
+    /// A tree whose context can trace has hook points around each node:
+    /// a replaced or changed status halts or holds the node's state.
+    #[test]
+    fn hooked_tree_expansion() {
+        insta::assert_snapshot!(pretty(quote! {
+            pub tree Hooked(me: &mut Agent, cx: &Ctx<NoFlags, NoFlags, impl Trace>) {
+                sequence { cond me.ready(), Walk { to: 3 } }
+            }
+        }));
+    }
+
     #[test]
     fn reactive_parallel_repeat_and_subtree_expansion() {
         insta::assert_snapshot!(pretty(quote! {

@@ -207,6 +207,10 @@ pub struct NodeInfo {
     /// Source text of the node's guard when it is a child of a decider
     /// group (`when me.hp < 20.0`, `else`); `None` otherwise.
     pub guard: Option<&'static str>,
+    /// Whether the node can return `Running` (a `cond` or an `instant`
+    /// cannot, nor a composite of such). A node hook's `Running` for a node
+    /// that cannot run is ignored.
+    pub can_run: bool,
 }
 
 impl NodeInfo {

@@ -229,10 +229,40 @@ pub fn trace_level<C: Context>(cx: &C) -> u8 {
 /// Trace>` then ticks through [`Ctx::quiet`](crate::Ctx::quiet).
 #[inline(always)]
 pub fn trace_is_quiet<C: Context>(cx: &C) -> bool {
-    <C::Trace as Trace>::ENABLED && {
-        let (trace, agent) = (cx.tracer(), cx.agent());
-        trace.level(agent) == 0 && !trace.statuses(agent)
+    if !<C::Trace as Trace>::ENABLED {
+        return false;
     }
+    let (trace, agent) = (cx.tracer(), cx.agent());
+    let quiet = trace.level(agent) == 0 && !trace.statuses(agent);
+    if <C::Trace as Trace>::HOOKS {
+        quiet && !trace.hooks(agent)
+    } else {
+        quiet
+    }
+}
+
+/// Whether this tick of the context's agent calls the node hooks
+/// ([`Trace::before`], [`Trace::after`]); constant `false` unless the trace
+/// hook's [`Trace::HOOKS`] is `true`. Read once per tick.
+#[inline(always)]
+pub fn hooks_wanted<C: Context>(cx: &C) -> bool {
+    <C::Trace as Trace>::HOOKS && cx.tracer().hooks(cx.agent())
+}
+
+/// The hook's word before `node` runs: `Some` replaces it.
+#[inline(never)]
+pub fn hook_before<C: Context>(cx: &C, node: &'static NodeInfo) -> Option<crate::Status> {
+    cx.tracer().before(cx.agent(), node)
+}
+
+/// The status `node`'s parent sees after it returned `status`.
+#[inline(never)]
+pub fn hook_after<C: Context>(
+    cx: &C,
+    node: &'static NodeInfo,
+    status: crate::Status,
+) -> crate::Status {
+    cx.tracer().after(cx.agent(), node, status)
 }
 
 /// Whether this context has a trace hook at all (`false`, a constant, for

@@ -47,6 +47,40 @@ pub trait Trace {
 
     /// One event at or below [`level`](Self::level).
     fn event(&self, event: &TraceEvent);
+
+    /// `true` makes the generated tick call [`before`](Self::before) and
+    /// [`after`](Self::after) around every node, for agents
+    /// [`hooks`](Self::hooks) names. `false`, the default, makes every hook
+    /// point disappear at compile time: a trace hook that does not change
+    /// what nodes do costs nothing more.
+    const HOOKS: bool = false;
+
+    /// Whether this tick of `agent` calls the node hooks. Asked once per
+    /// tick, with [`level`](Self::level); only when [`HOOKS`](Self::HOOKS)
+    /// is `true`.
+    #[inline]
+    fn hooks(&self, agent: u64) -> bool {
+        let _ = agent;
+        Self::HOOKS
+    }
+
+    /// Called before `node` runs in a tick of `agent`. `None` lets it run;
+    /// `Some(status)` replaces it: the node does not run, and its parent
+    /// sees `status`. The `bt` crate's reference ("Node hooks", in
+    /// `bt::reference::halting`) says what a replaced node's state becomes.
+    #[inline]
+    fn before(&self, agent: u64, node: &'static NodeInfo) -> Option<Status> {
+        let _ = (agent, node);
+        None
+    }
+
+    /// Called after `node` returned `status` in a tick of `agent` (not when
+    /// [`before`](Self::before) replaced it): the status its parent sees.
+    #[inline]
+    fn after(&self, agent: u64, node: &'static NodeInfo, status: Status) -> Status {
+        let _ = (agent, node);
+        status
+    }
 }
 
 /// No tracing. Every trace point compiles to nothing.
@@ -117,6 +151,7 @@ impl<F: Fn(&TraceEvent)> Trace for Tracer<F> {
 
 impl<T: Trace + ?Sized> Trace for &T {
     const ENABLED: bool = T::ENABLED;
+    const HOOKS: bool = T::HOOKS;
     #[inline]
     fn level(&self, agent: u64) -> u8 {
         (**self).level(agent)
@@ -128,12 +163,59 @@ impl<T: Trace + ?Sized> Trace for &T {
     fn event(&self, event: &TraceEvent) {
         (**self).event(event)
     }
+    #[inline]
+    fn hooks(&self, agent: u64) -> bool {
+        (**self).hooks(agent)
+    }
+    #[inline]
+    fn before(&self, agent: u64, node: &'static NodeInfo) -> Option<Status> {
+        (**self).before(agent, node)
+    }
+    #[inline]
+    fn after(&self, agent: u64, node: &'static NodeInfo, status: Status) -> Status {
+        (**self).after(agent, node, status)
+    }
 }
 
 /// Two hooks at once (a [`Tracer`] printing and a recorder recording,
-/// say): each gets the events up to its own level.
+/// say): each gets the events up to its own level. Of node hooks, the
+/// first's [`before`](Trace::before) is asked first, and a node it replaces
+/// is not shown to the second; [`after`](Trace::after) passes the status
+/// through the first, then the second.
 impl<A: Trace, B: Trace> Trace for (A, B) {
     const ENABLED: bool = A::ENABLED || B::ENABLED;
+    const HOOKS: bool = A::HOOKS || B::HOOKS;
+    #[inline]
+    fn hooks(&self, agent: u64) -> bool {
+        (A::HOOKS && self.0.hooks(agent)) || (B::HOOKS && self.1.hooks(agent))
+    }
+    #[inline]
+    fn before(&self, agent: u64, node: &'static NodeInfo) -> Option<Status> {
+        if A::HOOKS
+            && self.0.hooks(agent)
+            && let Some(status) = self.0.before(agent, node)
+        {
+            return Some(status);
+        }
+        if B::HOOKS && self.1.hooks(agent) {
+            self.1.before(agent, node)
+        } else {
+            None
+        }
+    }
+    #[inline]
+    fn after(&self, agent: u64, node: &'static NodeInfo, status: Status) -> Status {
+        let status = if A::HOOKS && self.0.hooks(agent) {
+            self.0.after(agent, node, status)
+        } else {
+            status
+        };
+        if B::HOOKS && self.1.hooks(agent) {
+            self.1.after(agent, node, status)
+        } else {
+            status
+        }
+    }
     #[inline]
     fn level(&self, agent: u64) -> u8 {
         self.0.level(agent).max(self.1.level(agent))

@@ -113,8 +113,14 @@ fn report(dir: &Path) -> String {
     writeln!(
         o,
         "- **bt-recorder**: generated, with a `bt::record::Recorder` recording every agent: every \
-         node's status each tick, transitions kept in a ring of {} per agent.\n",
+         node's status each tick, transitions kept in a ring of {} per agent.",
         bt_bench::decider::RING
+    )
+    .unwrap();
+    writeln!(
+        o,
+        "- **bt-hooks-noop**: generated, with node hooks on every agent that let every node run \
+         and change nothing (`Trace::HOOKS`): the cost of the hook points.\n"
     )
     .unwrap();
     writeln!(

@@ -157,6 +157,24 @@ pub enum Variant {
     /// Generated, with a `Recorder` recording every agent (a ring of
     /// [`RING`] transitions each).
     Recorded,
+    /// Generated, with node hooks attached to every agent that let every
+    /// node run and change nothing ([`NoopHooks`]).
+    Hooked,
+}
+
+/// Node hooks that let every node run and change no status: what the hook
+/// points cost by themselves.
+pub struct NoopHooks;
+
+impl bt::Trace for NoopHooks {
+    const HOOKS: bool = true;
+    fn level(&self, _: u64) -> u8 {
+        0
+    }
+    fn event(&self, _: &TraceEvent) {}
+    fn hooks(&self, _: u64) -> bool {
+        true
+    }
 }
 
 /// Transitions kept per agent by the `Recorded` variant's recorder.
@@ -164,13 +182,14 @@ pub const RING: usize = 16;
 
 impl Variant {
     /// Every variant.
-    pub const ALL: [Variant; 6] = [
+    pub const ALL: [Variant; 7] = [
         Variant::Hand,
         Variant::NoContext,
         Variant::NoTrace,
         Variant::TracerOff,
         Variant::TracerOtherAgent,
         Variant::Recorded,
+        Variant::Hooked,
     ];
 
     /// Benchmark name.
@@ -182,6 +201,7 @@ impl Variant {
             Variant::TracerOff => "bt-tracer-level-0",
             Variant::TracerOtherAgent => "bt-tracer-other-agent",
             Variant::Recorded => "bt-recorder",
+            Variant::Hooked => "bt-hooks-noop",
         }
     }
 }
@@ -280,6 +300,9 @@ impl Herd {
                     ours[i].tick(npc, &cx.trace(recorder))
                 });
             }
+            Variant::Hooked => each(npcs, now, statuses, |i, npc, cx| {
+                ours[i].tick(npc, &cx.trace(&NoopHooks))
+            }),
         }
     }
 

@@ -157,8 +157,14 @@ impl W {
         (run, s)
     }
 
-    /// A running stateful leaf ticks again.
-    pub fn tick(&mut self, run: u32) -> Status {
+    /// A running stateful leaf ticks again. Run 0 is a leaf a node hook
+    /// held running before it started: its memory is new.
+    pub fn tick(&mut self, k: u32, run: u32) -> Status {
+        if run == 0 {
+            let s = self.status(k, 45);
+            self.log(format!(".L{k}#0={s:?}"));
+            return s;
+        }
         let k = *self
             .open
             .get(&run)
@@ -173,6 +179,10 @@ impl W {
 
     /// A running stateful leaf is halted.
     pub fn halt(&mut self, run: u32) {
+        if run == 0 {
+            self.log("!L#0".to_string());
+            return;
+        }
         let k = self
             .open
             .remove(&run)
@@ -182,7 +192,19 @@ impl W {
 
     /// A trace hook that writes into this world's log.
     pub fn recorder(&self) -> Recorder {
-        Recorder(Rc::clone(&self.events))
+        Recorder {
+            events: Rc::clone(&self.events),
+            hooks: None,
+        }
+    }
+
+    /// A trace hook that also acts as node hooks do in tick `t`: see
+    /// [`hook`].
+    pub fn hooked_recorder(&self, t: usize) -> Recorder {
+        Recorder {
+            events: Rc::clone(&self.events),
+            hooks: Some((self.seed, t)),
+        }
     }
 
     /// The events since the last call.
@@ -193,11 +215,76 @@ impl W {
 
 /// Writes every trace event of compiled trees into a world's log, in the
 /// words [`interpreted_event`] uses for the interpreter's.
-pub struct Recorder(Rc<RefCell<Vec<String>>>);
+pub struct Recorder {
+    events: Rc<RefCell<Vec<String>>>,
+    /// With node hooks: the world's seed and the tick.
+    hooks: Option<(u64, usize)>,
+}
+
+/// Which hook acts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Before the node runs.
+    Before,
+    /// After it returned this status.
+    After(Status),
+}
+
+/// What a random node hook does to node `node` of tree `tree` in tick `t`
+/// of the agent whose world has `seed`: a pure function of them, so the
+/// compiled and the interpreted runs make the same choices. About one call
+/// in 25 replaces or changes a status.
+pub fn hook(seed: u64, t: usize, tree: &str, node: usize, phase: Phase) -> Option<Status> {
+    let tree_hash = tree
+        .bytes()
+        .fold(0u64, |h, b| generator::mix(h ^ u64::from(b)));
+    let phase = match phase {
+        Phase::Before => 0,
+        Phase::After(s) => 1 + s as u64,
+    };
+    let x = generator::mix(
+        seed ^ generator::mix(t as u64 ^ (node as u64) << 20 ^ phase << 40) ^ tree_hash,
+    );
+    x.is_multiple_of(25)
+        .then(|| [Status::Success, Status::Failure, Status::Running][(x >> 8) as usize % 3])
+}
+
+/// A hook's act, as both sides log it.
+fn hook_event(tree: &str, node: usize, phase: Phase, status: Status) -> String {
+    match phase {
+        Phase::Before => format!("H {tree}.n{node} replaced by {status:?}"),
+        Phase::After(s) => format!("H {tree}.n{node} {s:?} made {status:?}"),
+    }
+}
+
+impl Recorder {
+    fn hooked(&self, node: &'static bt::NodeInfo, phase: Phase) -> Option<Status> {
+        let (seed, t) = self.hooks?;
+        let status = hook(seed, t, node.tree, node.id, phase)?;
+        self.events
+            .borrow_mut()
+            .push(hook_event(node.tree, node.id, phase, status));
+        Some(status)
+    }
+}
 
 impl bt::Trace for Recorder {
+    const HOOKS: bool = true;
+
     fn level(&self, _: u64) -> u8 {
         bt::trace::STATUSES
+    }
+
+    fn hooks(&self, _: u64) -> bool {
+        self.hooks.is_some()
+    }
+
+    fn before(&self, _: u64, node: &'static bt::NodeInfo) -> Option<Status> {
+        self.hooked(node, Phase::Before)
+    }
+
+    fn after(&self, _: u64, node: &'static bt::NodeInfo, status: Status) -> Status {
+        self.hooked(node, Phase::After(status)).unwrap_or(status)
     }
 
     fn event(&self, e: &TraceEvent) {
@@ -227,7 +314,7 @@ impl bt::Trace for Recorder {
                 format!("guard n{} {verdict}", id(child))
             }
         };
-        self.0.borrow_mut().push(format!(
+        self.events.borrow_mut().push(format!(
             "T{} {}.n{} {what}",
             e.level, e.node.tree, e.node.id
         ));
@@ -283,7 +370,7 @@ impl Leaf<W> for L {
     }
 
     fn tick(&self, run: &mut u32, w: &mut W) -> Status {
-        w.tick(*run)
+        w.tick(self.k, *run)
     }
 
     fn halt(run: &mut u32, w: &mut W) {
@@ -304,6 +391,8 @@ pub enum Step {
 pub struct Episode {
     /// Seed of each agent's world.
     pub seeds: Vec<u64>,
+    /// Random node hooks act (see [`hook`]).
+    pub hooks: bool,
     /// Per tick: the time, and what happens to each agent.
     pub ticks: Vec<(f64, Vec<Step>)>,
 }
@@ -329,7 +418,17 @@ impl Episode {
                 (now, steps)
             })
             .collect();
-        Episode { seeds, ticks }
+        Episode {
+            seeds,
+            hooks: false,
+            ticks,
+        }
+    }
+
+    /// The same episode with random node hooks.
+    pub fn hooked(mut self) -> Episode {
+        self.hooks = true;
+        self
     }
 }
 
@@ -346,6 +445,14 @@ fn line(t: usize, agent: usize, what: String, events: String) -> String {
 fn finish(agent: usize, w: &mut W, lines: &mut Vec<String>) {
     let events = w.take();
     lines.push(line(usize::MAX, agent, "reset".into(), events));
+    if std::env::var("BT_DIFF_DEBUG").is_ok() && !w.open.is_empty() {
+        for l in lines
+            .iter()
+            .filter(|l| l.split(' ').nth(1) == Some(&format!("a{agent}")))
+        {
+            eprintln!("{l}");
+        }
+    }
     assert!(
         w.open.is_empty(),
         "agent {agent}: leaf runs {:?} started and never ended",
@@ -368,7 +475,11 @@ pub fn drive<S: Default>(
     let mut lines = Vec::new();
     for (t, (now, steps)) in episode.ticks.iter().enumerate() {
         for (i, (step, (w, state))) in steps.iter().zip(&mut agents).enumerate() {
-            let recorder = w.recorder();
+            let recorder = if episode.hooks {
+                w.hooked_recorder(t)
+            } else {
+                w.recorder()
+            };
             let what = match *step {
                 Step::Tick(d, s) => {
                     let cx = Ctx::new(*now, 0.1)
@@ -401,6 +512,17 @@ struct Interpreted<'a> {
     w: &'a mut W,
     /// Each running leaf's run id, by place.
     runs: HashMap<usize, u32>,
+    /// With node hooks: the tick.
+    hooks: Option<usize>,
+}
+
+impl Interpreted<'_> {
+    fn hooked(&mut self, at: &At, phase: Phase) -> Option<Status> {
+        let t = self.hooks?;
+        let status = hook(self.w.seed, t, at.tree, at.node, phase)?;
+        self.w.log(hook_event(at.tree, at.node, phase, status));
+        Some(status)
+    }
 }
 
 /// `w.c(17)` or `L { k: 17 }`: the number; `w.r(17, _role)` also names
@@ -520,9 +642,10 @@ impl Host for Interpreted<'_> {
         status
     }
 
-    fn tick(&mut self, at: &At, _: &str) -> Status {
-        let run = self.runs[&at.place];
-        let status = self.w.tick(run);
+    fn tick(&mut self, at: &At, leaf: &str) -> Status {
+        // A leaf a hook held running before it started has no run: 0.
+        let run = self.runs.get(&at.place).copied().unwrap_or(0);
+        let status = self.w.tick(number(leaf), run);
         if status.is_done() {
             self.runs.remove(&at.place);
         }
@@ -530,11 +653,20 @@ impl Host for Interpreted<'_> {
     }
 
     fn halt(&mut self, at: &At, _: &str) {
-        let run = self
-            .runs
-            .remove(&at.place)
-            .expect("a halted leaf was running");
+        let run = self.runs.remove(&at.place).unwrap_or(0);
         self.w.halt(run);
+    }
+
+    fn hooks(&self) -> bool {
+        self.hooks.is_some()
+    }
+
+    fn before(&mut self, at: &At) -> Option<Status> {
+        self.hooked(at, Phase::Before)
+    }
+
+    fn after(&mut self, at: &At, status: Status) -> Status {
+        self.hooked(at, Phase::After(status)).unwrap_or(status)
     }
 }
 
@@ -556,6 +688,7 @@ pub fn interpret(program: &Program, name: &str, episode: &Episode) -> Vec<String
             let mut host = Interpreted {
                 w,
                 runs: std::mem::take(runs),
+                hooks: episode.hooks.then_some(t),
             };
             let what = match *step {
                 Step::Tick(d, s) => {
@@ -583,6 +716,7 @@ pub fn interpret(program: &Program, name: &str, episode: &Episode) -> Vec<String
         let mut host = Interpreted {
             w,
             runs: std::mem::take(runs),
+            hooks: None,
         };
         tree.reset(state, &shared, &mut host);
         finish(i, w, &mut lines);

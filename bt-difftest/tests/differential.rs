@@ -171,10 +171,19 @@ fn compiled_trees_match_the_interpreter() {
         ("reset", " reset:"),
         ("child passed over for a full gate", "is full"),
         ("halted leaf traced", " halted"),
+        ("node replaced by a hook", "replaced by"),
+        ("status changed by a hook", " made "),
+        ("leaf held running by a hook, then ticked", "#0="),
     ];
     for (index, (name, run)) in CASES.iter().enumerate() {
-        for e in 0..episodes {
-            let episode = Episode::new(SEED ^ ((index as u64) << 20) ^ e, 3, 30);
+        // Each episode runs twice: as it is, and with random node hooks.
+        for e in 0..episodes * 2 {
+            let episode = Episode::new(SEED ^ ((index as u64) << 20) ^ (e / 2), 3, 30);
+            let episode = if e % 2 == 1 {
+                episode.hooked()
+            } else {
+                episode
+            };
             let compiled = run(&episode);
             let interpreted = interpret(&program, name, &episode);
             if let Some(at) = (0..compiled.len().max(interpreted.len()))

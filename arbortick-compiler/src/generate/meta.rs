@@ -23,6 +23,7 @@ impl Gen<'_> {
                 None => quote!(::core::option::Option::None),
             };
             let (depth, line, column, detail) = (node.depth, node.line, node.column, &node.detail);
+            let can_run = node.can_run;
             let guard = match &node.guard {
                 Some(g) => {
                     let text = &g.text;
@@ -42,6 +43,7 @@ impl Gen<'_> {
                     column: #column,
                     detail: #detail,
                     guard: #guard,
+                    can_run: #can_run,
                 }
             }
         });

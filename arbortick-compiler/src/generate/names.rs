@@ -54,6 +54,10 @@ locals! {
     /// Whether this tick's agent's level-6 events (statuses) are wanted,
     /// read once per tick.
     trace_statuses = "__ts";
+    /// Whether this tick calls the node hooks, read once per tick.
+    hooks = "__hk";
+    /// The status a node hook gave.
+    hooked = "__hs";
     /// A variant's payload, bound by a `match`.
     matched = "__x";
     /// The armed-monitor bits.
@@ -165,6 +169,8 @@ numbered! {
     decide: Lifetime = label("'decide_n");
     /// The guard check of decider child `id`.
     guard: Lifetime = label("'guard_n");
+    /// Node `id` with its hook points, left with the status a hook gave.
+    hooked_block: Lifetime = label("'hooked_n");
     /// The function holding the code of node `id`, outlined from `tick`.
     outlined: Ident = local("__tick_n");
 }

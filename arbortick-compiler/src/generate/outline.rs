@@ -116,6 +116,11 @@ impl Gen<'_> {
             );
             args.extend(quote!(#now, #nodes, #level, #statuses,));
         }
+        if self.tracing_context().is_some() {
+            let hk = names::hooks();
+            decls.extend(quote!(#hk: ::core::primitive::bool,));
+            args.extend(quote!(#hk,));
+        }
         if self.has_redecide_bound() {
             let error = names::error();
             decls.extend(quote!(#error: &mut ::core::option::Option<&'static ::__bt::NodeInfo>,));

@@ -60,21 +60,7 @@ impl Gen<'_> {
         let node = self.tree.node(id);
         match &node.shape {
             Shape::None => TokenStream::new(),
-            Shape::Leaf => {
-                let Kind::Leaf { path, .. } = &node.kind else {
-                    unreachable!("only leaves have leaf memory")
-                };
-                let leaf = self.leaf_trait(path);
-                let agent = self.agent_arg();
-                let memory = names::memory();
-                let halted = self.trace_halted(halted);
-                quote! {
-                    if let ::core::option::Option::Some(mut #memory) = ::core::option::Option::take(#place) {
-                        #halted
-                        #leaf::halt(&mut #memory, #agent);
-                    }
-                }
-            }
+            Shape::Leaf => self.halt_leaf_in_option(id, place, halted),
             Shape::Memory => {
                 // The parent resets its variant after this.
                 let Kind::Leaf { path, .. } = &node.kind else {
@@ -117,6 +103,30 @@ impl Gen<'_> {
                 quote!((#place).halt(#args);)
             }
             Shape::Tagged(_) => unreachable!("a tag is halted with its memory: `halt_tagged`"),
+        }
+    }
+
+    /// Halts stateful leaf `id` whose memory is in the `Option` at `place`
+    /// (a `&mut` expression), if there is one; its `Halted` event names
+    /// node `halted`.
+    pub(super) fn halt_leaf_in_option(
+        &self,
+        id: usize,
+        place: TokenStream,
+        halted: TokenStream,
+    ) -> TokenStream {
+        let Kind::Leaf { path, .. } = &self.tree.node(id).kind else {
+            unreachable!("only leaves have leaf memory")
+        };
+        let leaf = self.leaf_trait(path);
+        let agent = self.agent_arg();
+        let memory = names::memory();
+        let halted = self.trace_halted(halted);
+        quote! {
+            if let ::core::option::Option::Some(mut #memory) = ::core::option::Option::take(#place) {
+                #halted
+                #leaf::halt(&mut #memory, #agent);
+            }
         }
     }
 

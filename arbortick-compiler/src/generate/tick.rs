@@ -161,6 +161,10 @@ impl Gen<'_> {
                 let #statuses: ::core::primitive::bool = ::__bt::__private::trace_statuses(&#cx);
             }
         });
+        let hooks = self.tracing_context().map(|cx| {
+            let hk = names::hooks();
+            quote!(let #hk: ::core::primitive::bool = ::__bt::__private::hooks_wanted(&#cx);)
+        });
         let (error, slot) = (names::error(), names::error_slot());
         let bounded = self.has_redecide_bound();
         let error_decl = bounded.then(|| {
@@ -198,6 +202,7 @@ impl Gen<'_> {
             #keep
             #monitors
             #context
+            #hooks
             #error_decl
             #start
             #eval
@@ -231,6 +236,7 @@ impl Gen<'_> {
             self.tick(id)
         };
         let r = names::result();
+        let code = self.hooked(id, code);
         match &self.tree.context {
             // With a context, every node reports its status to the trace
             // hook (level 6); with `NoTrace` the call is nothing.
@@ -248,6 +254,169 @@ impl Gen<'_> {
                 #[doc = #doc]
                 let #r: ::__bt::Status = #code;
             },
+        }
+    }
+
+    /// Node `id`'s code (a `Status` expression) with its hook points, in
+    /// a tree whose context can trace: the hook may replace the node
+    /// before it runs, or change the status it returned. A node left
+    /// finished by a hook is halted if it ran; a node left running that
+    /// was not is held as entered with a fresh state (see
+    /// [`hook_hold`](Self::hook_hold)). Without hooks (`__hk` is the
+    /// constant `false` unless the tracer's `HOOKS` is `true`), the code as
+    /// it was.
+    fn hooked(&self, id: usize, code: TokenStream) -> TokenStream {
+        let Some(cx) = self.tracing_context() else {
+            return code;
+        };
+        let node = self.tree.node(id);
+        let (hk, f, r, nodes) = (
+            names::hooks(),
+            names::hooked(),
+            names::result(),
+            names::nodes(),
+        );
+        let label = names::hooked_block(id);
+        let (halt, hold) = (self.hook_halt(id), self.hook_hold(id));
+        let apply = match (hold.is_empty(), halt.is_empty()) {
+            (true, true) => TokenStream::new(),
+            (true, false) => quote!(if !#f.is_running() { #halt }),
+            (false, true) => quote!(if #f.is_running() { #hold }),
+            (false, false) => quote!(if #f.is_running() { #hold } else { #halt }),
+        };
+        // A node that cannot run ignores a hook's `Running`.
+        let (replaces, changes) = if node.can_run {
+            (quote!(::core::option::Option::Some(#f)), quote!(#f != #r))
+        } else {
+            (
+                quote!(::core::option::Option::Some(#f @ (::__bt::Status::Success | ::__bt::Status::Failure))),
+                quote!(#f != #r && !#f.is_running()),
+            )
+        };
+        quote! {
+            #label: {
+                if #hk {
+                    if let #replaces = ::__bt::__private::hook_before(&#cx, &#nodes[#id]) {
+                        #apply
+                        break #label #f;
+                    }
+                }
+                let #r: ::__bt::Status = #code;
+                if #hk {
+                    let #f = ::__bt::__private::hook_after(&#cx, &#nodes[#id], #r);
+                    if #changes {
+                        #apply
+                        break #label #f;
+                    }
+                }
+                #r
+            }
+        }
+    }
+
+    /// Leaves node `id` not running, halting it if it runs: what a hook
+    /// that finishes a node does.
+    fn hook_halt(&self, id: usize) -> TokenStream {
+        let node = self.tree.node(id);
+        if let Some(held) = self.held(id) {
+            let holder = self.place(held.holder);
+            return match &held.by {
+                HeldBy::Bit(_) => self
+                    .halt_running_child(held.child, quote!(#holder), true)
+                    .expect("a child held by a bit"),
+                HeldBy::Variant { reactive } => {
+                    let (scrutinee, pattern) = self.held_runs(&held);
+                    let halt = self.halt_own(held.holder);
+                    let held_halt = quote!(if ::core::matches!(#scrutinee, #pattern) { #halt });
+                    if !*reactive {
+                        return held_halt;
+                    }
+                    // A reactive holder moves a memory started in this
+                    // tick into its variant only after its child returned:
+                    // until then it is in the holder's local.
+                    let temp = names::temp();
+                    let leaf = self.held_leaf(id);
+                    let id_lit = proc_macro2::Literal::usize_unsuffixed(leaf);
+                    let halt_new =
+                        self.halt_leaf_in_option(leaf, quote!(&mut #temp), quote!(#id_lit));
+                    quote! {
+                        if ::core::option::Option::is_some(&#temp) {
+                            #halt_new
+                        } else #held_halt
+                    }
+                }
+            };
+        }
+        if !node.has_state {
+            return TokenStream::new();
+        }
+        match node.shape {
+            Shape::Tagged(_) => self.halt_own(id),
+            _ => self.halt_place(id, {
+                let place = self.place(id);
+                quote!(#place)
+            }),
+        }
+    }
+
+    /// The stateful leaf whose memory is held node `id`'s state.
+    fn held_leaf(&self, id: usize) -> usize {
+        match self.tree.node(id).shape {
+            Shape::LeafOf(leaf) => leaf,
+            _ => id,
+        }
+    }
+
+    /// Leaves node `id` running, as it is if it runs, else as entered with
+    /// a fresh state: for a stateful leaf, started with a default memory
+    /// (its `start` is not called), so that its parent resumes it; for
+    /// every other node, its state as new. A node that is its leaf's memory
+    /// ([`Shape::LeafOf`]) runs exactly when its leaf does: its leaf counts
+    /// as started.
+    fn hook_hold(&self, id: usize) -> TokenStream {
+        let node = self.tree.node(id);
+        if let Some(held) = self.held(id) {
+            let holder = self.place(held.holder);
+            return match &held.by {
+                HeldBy::Bit(bit) => {
+                    let field = self.field(held.child);
+                    quote! {
+                        if #holder.running & #bit == 0 {
+                            #holder.#field = ::core::default::Default::default();
+                            #holder.running |= #bit;
+                        }
+                    }
+                }
+                HeldBy::Variant { reactive } => {
+                    let (scrutinee, pattern) = self.held_runs(&held);
+                    if *reactive {
+                        let temp = names::temp();
+                        quote! {
+                            if !::core::matches!(#scrutinee, #pattern) && ::core::option::Option::is_none(&#temp) {
+                                #temp = ::core::option::Option::Some(::core::default::Default::default());
+                            }
+                        }
+                    } else {
+                        let store = self.store_running(
+                            held.holder,
+                            held.child,
+                            Some(quote!(::core::default::Default::default())),
+                        );
+                        quote!(if !::core::matches!(#scrutinee, #pattern) { #store })
+                    }
+                }
+            };
+        }
+        match node.shape {
+            Shape::Leaf => {
+                let place = self.place(id);
+                quote! {
+                    if ::core::option::Option::is_none(#place) {
+                        *#place = ::core::option::Option::Some(::core::default::Default::default());
+                    }
+                }
+            }
+            _ => TokenStream::new(),
         }
     }
 

@@ -158,6 +158,7 @@ fn main() {
         Variant::NoContext,
         Variant::NoTrace,
         Variant::TracerOff,
+        Variant::Hooked,
     ];
     let mut hand = 0.0;
     for variant in variants {
