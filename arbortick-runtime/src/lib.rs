@@ -66,6 +66,8 @@ pub mod save;
 pub mod shared;
 mod status;
 mod stimuli;
+#[cfg(feature = "std")]
+pub mod testing;
 #[cfg(feature = "serde")]
 mod times;
 pub mod trace;
