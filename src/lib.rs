@@ -60,6 +60,7 @@
 //! - [Bevy components and reflection](reference::bevy)
 //! - [State layout](reference::state_layout)
 //! - [Halting and resetting](reference::halting)
+//! - [Testing trees](reference::testing)
 //! - [Errors](reference::errors)
 //!
 //! Recipes that combine them, each a doctest, are in the [`cookbook`].

@@ -1,4 +1,5 @@
-//! Halting and resetting: in what order running nodes stop, and what `reset` takes.
+//! Halting and resetting: in what order running nodes stop, what `reset`
+//! takes, and what a node hook leaves behind.
 //!
 //! A running node is halted when a reactive node preempts it, a `parallel`
 //! finishes, a subtree is preempted, a decider interrupts it, a `timeout`
@@ -64,6 +65,38 @@
 //! assert!(me.halted);
 //! assert_eq!(shared.post.inside(), 0);
 //! ```
+//!
+//! ## Node hooks
+//!
+//! A tree whose context can trace (`Ctx<D, S, impl Trace>`, or a context
+//! type of your own) calls its tracer's node hooks around every node:
+//! [`Trace::before`] before the node runs, [`Trace::after`] once it
+//! returned, for the agents [`Trace::hooks`] names. A hook lets the node
+//! run, replaces it (it does not run, and its parent sees the hook's
+//! status), or changes the status it returned. [`testing`] builds on them;
+//! so do breakpoints. Their rule for the node's state:
+//!
+//! - **Left finished** (`Success` or `Failure`): the node is halted if it
+//!   was running, as a preemption halts it: its running descendants, deepest
+//!   first, exactly once (leaves' `halt`, scopes' `exit`, gates' permits).
+//! - **Left running** (`Running`) while it runs: it stays as it is; replaced
+//!   before it runs, it is paused (not ticked, its memory kept).
+//! - **Left running while it does not run**: its parent holds it running,
+//!   entered with a fresh state, so the next tick resumes it there. A
+//!   stateful leaf so held counts as started with a new memory
+//!   (`Default::default()`): its `start` is not called, and when it is later
+//!   ticked, halted or finished by a hook, its `tick` or `halt` gets that
+//!   memory. A decorator or small sequence whose only running child leads
+//!   to one stateful leaf runs exactly when that leaf runs, so holding it
+//!   holds that leaf the same way.
+//! - A hook's `Running` for a node that can never run ([`NodeInfo::can_run`]
+//!   is `false`: a `cond`, an `instant`, a composite of such) is ignored.
+//!
+//! The reference interpreter follows the same rule, and the differential
+//! tests compare the two under random hooks. A tracer whose
+//! [`Trace::HOOKS`] is `false` (every tracer but hooks) compiles the hook
+//! points away: the tick is the same machine code as without them. A hook
+//! that acts on nothing costs two calls per node reached.
 
 #[allow(unused_imports)]
 use crate::*;

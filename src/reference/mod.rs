@@ -23,7 +23,8 @@
 //! | [Saving, loading and replaying](saving) | Saving, loading and replaying agents' states. |
 //! | [Bevy components and reflection](bevy) | Bevy components and reflection. |
 //! | [State layout](state_layout) | what an agent's state holds, and its size. |
-//! | [Halting and resetting](halting) | in what order running nodes stop, and what `reset` takes. |
+//! | [Halting and resetting](halting) | in what order running nodes stop, what `reset` takes, and what a node hook leaves behind. |
+//! | [Testing trees](testing) | forcing nodes, breakpoints, expected traces and coverage. |
 //! | [Errors](errors) | every mistake the macro reports, with its test case. |
 
 pub mod bevy;
@@ -45,4 +46,5 @@ pub mod scopes_and_time;
 pub mod state_layout;
 pub mod subtrees;
 pub mod synchronized;
+pub mod testing;
 pub mod views_and_recording;
