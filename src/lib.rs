@@ -79,6 +79,37 @@ pub mod example_generated;
 pub mod cookbook;
 pub mod reference;
 
+/// The node of a tree labelled `'label`, as `&'static NodeInfo`, checked
+/// at compile time: a label the tree does not have is a compile error on
+/// the label. For the hooks of [`testing`], which also take a label as a
+/// string (checked when the test runs).
+///
+/// ```
+/// use bt::prelude::*;
+/// behavior_tree! {
+///     tree Guard(me: &mut bool) { 'watch: cond *me }
+/// }
+/// let watch: &'static bt::NodeInfo = bt::node!(Guard, 'watch);
+/// assert_eq!((watch.id, watch.label), (0, Some("watch")));
+/// ```
+///
+/// ```compile_fail
+/// # use bt::prelude::*;
+/// # behavior_tree! {
+/// #     tree Guard(me: &mut bool) { 'watch: cond *me }
+/// # }
+/// let typo = bt::node!(Guard, 'wacth); // no such label
+/// ```
+#[macro_export]
+macro_rules! node {
+    ($tree:ty, $label:lifetime) => {
+        $crate::__node!($crate, $tree, $label)
+    };
+}
+
+#[doc(hidden)]
+pub use bt_macros::__node;
+
 /// The names most code needs: `use bt::prelude::*;`.
 pub mod prelude {
     pub use crate::{BehaviorTree, Ctx, Leaf, NodeKind, Outcome, Status, behavior_tree};

@@ -214,10 +214,13 @@ fn nodes_are_named_by_label_id_or_table_entry_and_mistakes_are_typed() {
             nodes: 5
         }
     );
-    // An id and a table entry name the same node as the label.
+    // An id and a table entry name the same node as the label, and so
+    // does `bt::node!`, whose label rustc checks.
     force.set(2, Forced::always(Status::Success)).unwrap();
     assert!(force.is_forced("low").unwrap());
     assert!(force.is_forced(&Guard::NODES[2]).unwrap());
+    assert!(force.is_forced(bt::node!(Guard, 'low)).unwrap());
+    assert_eq!(bt::node!(Keywords, 'r#loop).id, 1);
     // A node of another tree.
     let other = &Other::NODES[0];
     assert_eq!(
@@ -238,6 +241,8 @@ fn nodes_are_named_by_label_id_or_table_entry_and_mistakes_are_typed() {
 
 behavior_tree! {
     tree Other(me: &mut Bot) { cond me.hp > 0 }
+
+    tree Keywords(me: &mut Bot) { sequence { 'r#loop: cond me.hp > 0 } }
 }
 
 /// A hook that changes statuses after nodes ran: every `cond` that

@@ -63,6 +63,45 @@ pub fn expand(tokens: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
     }
 }
 
+/// `bt::node!(Tree, 'label)`, as the macro receives it: the crate path,
+/// the tree type and the label. Expands to `&'static NodeInfo` of that
+/// node, read through the constant the tree's expansion defines per label,
+/// so that a label the tree does not have is rustc's error on the label.
+pub fn expand_node(tokens: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
+    use proc_macro2::TokenTree;
+    let mut parts: Vec<proc_macro2::TokenStream> = vec![proc_macro2::TokenStream::new()];
+    for token in tokens {
+        match &token {
+            TokenTree::Punct(p) if p.as_char() == ',' => parts.push(Default::default()),
+            _ => parts.last_mut().expect("one part at least").extend([token]),
+        }
+    }
+    let usage = |span: proc_macro2::Span| {
+        syn::Error::new(
+            span,
+            "expected `node!(Tree, 'label)`: a tree type and a node's label",
+        )
+        .to_compile_error()
+    };
+    let [krate, tree, label] = &parts[..] else {
+        return usage(proc_macro2::Span::call_site());
+    };
+    let Ok(ty) = syn::parse2::<syn::Type>(tree.clone()) else {
+        return usage(proc_macro2::Span::call_site());
+    };
+    let Ok(label) = syn::parse2::<syn::Lifetime>(label.clone()) else {
+        let span = label
+            .clone()
+            .into_iter()
+            .next()
+            .map_or(proc_macro2::Span::call_site(), |t| t.span());
+        return usage(span);
+    };
+    let mut constant = generate::label_const(&label.ident.to_string());
+    constant.set_span(label.span());
+    quote::quote!(&<#ty as #krate::BehaviorTree>::NODES[<#ty>::#constant])
+}
+
 /// A tree written by `macro_rules!` receives its `$x:literal` and
 /// `$x:path` fragments (and `expr`, `ty`, ...) wrapped in invisible groups
 /// (`Delimiter::None`). Where the DSL reads a count, a leaf path or a

@@ -9,3 +9,11 @@ use proc_macro::TokenStream;
 pub fn behavior_tree(input: TokenStream) -> TokenStream {
     bt_compiler::expand(input.into()).into()
 }
+
+/// `bt::node!(Tree, 'label)`: the node of `Tree` labelled `'label`. Use it
+/// through `bt::node!`.
+#[doc(hidden)]
+#[proc_macro]
+pub fn __node(input: TokenStream) -> TokenStream {
+    bt_compiler::expand_node(input.into()).into()
+}

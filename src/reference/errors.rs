@@ -84,6 +84,7 @@
 //! | `#[bt(reflect)]` without the `bevy_reflect` feature | `#[bt(reflect)]` needs the `bevy_reflect` feature of `bt` (with the line to add to Cargo.toml) | (a unit test of the compiler) |
 //! | a reflected tree embedding a tree that is not reflected | `Step` is embedded in `Walk`, which says `#[bt(reflect)]`: add `#[bt(reflect)]` to `Step` too | (a unit test of the compiler) |
 //! | a saved tree's leaf whose memory cannot be saved | rustc: the trait bound `Route: serde::Deserialize<'de>` is not satisfied, on the leaf | `saved_leaf_memory_not_serializable` |
+//! | `bt::node!(Tree, 'label)` with a label the tree does not have | rustc: no associated item named `__LABEL_wacth` found for `Guard`, on the label, with the label of a similar name | `node_macro_unknown_label` |
 //! | many mistakes at once | every one reported, in source order; the tree's type is still declared | `all_errors_reported_at_once`, `broken_tree_still_declares_its_type` |
 
 #[allow(unused_imports)]

@@ -110,6 +110,17 @@ fn generate_tree(tree: &Tree) -> TokenStream {
          `{name}::STATE_SIZE` bytes (from `BehaviorTree`)."
     );
     let reset_trace = g.reset_trace();
+    // `bt::node!(Tree, 'label)` names a node by its label, checked by rustc.
+    let label_consts = tree.nodes.iter().filter_map(|node| {
+        let label = node.label.as_ref()?;
+        let ident = names::label_const(label);
+        let id = node.id;
+        Some(quote! {
+            #[doc(hidden)]
+            #[allow(non_upper_case_globals, dead_code)]
+            #vis const #ident: ::core::primitive::usize = #id;
+        })
+    });
     let (halt_params, halt_args) = (g.halt_params(), g.halt_args());
     let reset_takes = g.reset_takes();
     // A tree embedding this one halts it through `halt`, passing every
@@ -259,6 +270,8 @@ fn generate_tree(tree: &Tree) -> TokenStream {
         }
 
         impl #name {
+            #(#label_consts)*
+
             /// Ticks the tree once for one agent and returns the root's status.
             ///
             /// `Running` means the agent is mid-way: the next tick resumes
@@ -327,6 +340,11 @@ fn generate_tree(tree: &Tree) -> TokenStream {
 
         #state_types
     }
+}
+
+/// The constant a tree defines per label (see [`crate::expand_node`]).
+pub fn label_const(label: &str) -> Ident {
+    names::label_const(label)
 }
 
 /// The bindings of `tree`'s header that its `reset` takes, in header

@@ -181,6 +181,13 @@ pub fn chunk(id: usize, start: usize) -> Ident {
     local(&format!("__tick_n{id}_from_{start}"))
 }
 
+/// The constant holding the id of the node labelled `'label`:
+/// `__LABEL_flee`, what `bt::node!(Tree, 'flee)` reads.
+pub fn label_const(label: &str) -> Ident {
+    // `'r#loop` is the label `loop`.
+    format_ident!("__LABEL_{}", label.trim_start_matches("r#"))
+}
+
 /// The named state type of node `id` in tree `tree`: `__GuardN3`.
 pub fn state_type(tree: &Ident, id: usize) -> Ident {
     format_ident!("__{}N{}", tree, id)
