@@ -14,10 +14,14 @@
 //!
 //! The tests at the end (`cargo test --example workers`, part of `cargo
 //! test --workspace`) are a model of how to test a tree: scripted agents,
-//! a few ticks, exact assertions on what they did.
+//! a few ticks, exact assertions on what they did; a node forced to a
+//! status (`bt::testing::Force`); and the coverage of a whole run. The
+//! tree's context is `Ctx<NoFlags, NoFlags, impl Trace>` so that tests can
+//! attach those hooks; the program passes a plain `Ctx`, which costs
+//! nothing.
 
 use bt::prelude::*;
-use bt::{Ctx, Leaf};
+use bt::{Ctx, Leaf, NoFlags, Trace};
 use rand_pcg::Pcg32;
 use rand_pcg::rand_core::{Rng, SeedableRng};
 
@@ -152,7 +156,7 @@ macro_rules! worker_tree {
     ($(#[$doc:meta])* $name:ident, $shared:ident, $($args:tt)*) => {
         behavior_tree! {
             $(#[$doc])*
-            pub tree $name(me: &mut Unit, cx: &Ctx, shared: &$shared) {
+            pub tree $name(me: &mut Unit, cx: &Ctx<NoFlags, NoFlags, impl Trace>, shared: &$shared) {
                 prioritized $($args)* {
                     'flee: when me.threatened && me.hp < 50.0 => sequence {
                         instant { me.fled += 1; Outcome::Success },
@@ -173,7 +177,7 @@ macro_rules! worker_tree {
                             cond me.load >= CAPACITY,
                             sequence {
                                 GoTo { x: FIELD, speed: 2.0, dt: cx.dt_f32() },
-                                Harvest { swing: 1.0, dt: cx.dt_f32() },
+                                'harvest: Harvest { swing: 1.0, dt: cx.dt_f32() },
                             },
                         },
                         GoTo { x: 0.0, speed: 2.0, dt: cx.dt_f32() },
@@ -381,7 +385,7 @@ mod tests {
         assert_eq!(me.load, 1.0, "it gathered on: {me:?}");
         // Once the bench has room, the worker goes to repair.
         for (me, state) in &mut repairing {
-            state.reset(me, &shared);
+            state.reset(me, &Ctx::new(1.0, 0.1_f32), &shared);
         }
         tick(&mut state, &mut me, 1.0, &shared);
         assert_eq!(me.harvests_interrupted, 1);
@@ -415,6 +419,47 @@ mod tests {
         }
         assert_eq!(me.delivered, CAPACITY);
         assert_eq!(me.harvests_started, 1, "one harvest, from 3 to 5");
+    }
+
+    #[test]
+    fn a_raided_economy_runs_every_node_but_the_wait_at_the_base() {
+        let (shared, coverage) = (WorkerShared::new(), bt::testing::Coverage::<Worker>::new());
+        run::<Worker>(
+            1,
+            50,
+            60,
+            |state, me, cx| {
+                state.tick(me, &cx.trace(&coverage), &shared);
+            },
+            || shared.bench.inside(),
+        );
+        // The world threatens only workers past the middle of the way, so
+        // a worker that fled to the base is never threatened there: the
+        // wait at the base never runs. Coverage shows what runs never do.
+        let never: Vec<(&str, u32)> = coverage
+            .never_ran()
+            .iter()
+            .map(|n| (n.detail, n.line - bt::node!(Worker, 'flee).line))
+            .collect();
+        assert_eq!(never, [("running", 4)]);
+    }
+
+    #[test]
+    fn a_worker_whose_harvest_fails_carries_nothing_home() {
+        use bt::testing::{Force, Forced};
+        // The harvest is a mock that fails at once: the worker walks to
+        // the field, fails there, and tries again; it never starts a real
+        // harvest and never walks home with a load.
+        let force = Force::<Worker>::new();
+        force
+            .set(bt::node!(Worker, 'harvest), Forced::always(Status::Failure))
+            .unwrap();
+        let (shared, mut me, mut state) = (WorkerShared::new(), Unit::new(), Worker::default());
+        for step in 0..100 {
+            let cx = Ctx::new(step as f32 * 0.1, 0.1_f32).trace(&force);
+            state.tick(&mut me, &cx, &shared);
+        }
+        assert_eq!((me.delivered, me.harvests_started, me.x), (0.0, 0, FIELD));
     }
 
     #[test]
