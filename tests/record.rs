@@ -469,21 +469,9 @@ fn agents_and_nodes_a_recorder_does_not_have_are_typed_errors() {
     assert!(out.is_empty());
 }
 
-/// Statuses a scripted step returns, one per tick it is reached.
-struct Script(std::collections::VecDeque<Status>);
-
-impl Script {
-    fn new(statuses: &[Status]) -> Script {
-        Script(statuses.iter().copied().collect())
-    }
-    fn next(&mut self) -> Status {
-        self.0.pop_front().expect("the script has run out")
-    }
-}
-
 bt::behavior_tree! {
-    tree Careful(me: &mut [Script; 3], cx: &Ctx<NoFlags, NoFlags, impl Trace>) {
-        try_catch { action me[0].next(), action me[1].next(), action me[2].next() }
+    tree Careful(me: &mut (), cx: &Ctx<NoFlags, NoFlags, impl Trace>) {
+        try_catch { 'first: running, 'second: running, 'catch: running }
     }
 }
 
@@ -491,17 +479,26 @@ bt::behavior_tree! {
 fn try_catch_returns_its_try_children_to_idle_when_the_catch_starts() {
     use NodeStatus::{Failure, Idle, Running, Success};
     use Status as S;
+    use bt::testing::{Force, Forced};
     let recorder = Recorder::new::<Careful>(1, 1 << 10);
-    let mut scripts = [
-        Script::new(&[S::Running, S::Success]),
-        Script::new(&[S::Failure]),
-        Script::new(&[S::Running, S::Success]),
-    ];
+    // Each child's statuses, one per tick it is reached.
+    let force = Force::<Careful>::new();
+    for (child, statuses) in [
+        ("first", &[S::Running, S::Success][..]),
+        ("second", &[S::Failure]),
+        ("catch", &[S::Running, S::Success]),
+    ] {
+        force
+            .set(child, Forced::script(statuses.iter().copied()))
+            .unwrap();
+    }
     let mut tree = Careful::default();
     // uid 1 is the try_catch, 2 to 4 its children.
     let mut tick = |t: u32| {
-        let cx: Cx = Ctx::new(f64::from(t), 1.0).trace(&recorder);
-        let status = tree.tick(&mut scripts, &cx);
+        let status = tree.tick(
+            &mut (),
+            &Ctx::new(f64::from(t), 1.0).trace((&force, &recorder)),
+        );
         (status, recorder.current_statuses(0).unwrap()[1..].to_vec())
     };
     assert_eq!(tick(0), (S::Running, vec![Running, Running, Idle, Idle]));
