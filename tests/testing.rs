@@ -421,3 +421,34 @@ fn coverage_names_the_nodes_runs_never_reached() {
     coverage.assert_all_ran();
     coverage.assert_both_outcomes(&["low"]).unwrap();
 }
+
+#[test]
+fn one_force_serves_thousands_of_agents_on_several_threads() {
+    // Agent 1234 is forced to flee, every other agent patrols; four
+    // threads tick 500 agents each through the same hook.
+    let force = Force::<Guard>::new().only_agent(1234);
+    force.set("low", Forced::always(Status::Success)).unwrap();
+    let mut agents: Vec<(Bot, Guard)> = (0..2000).map(|_| (bot(50), Guard::default())).collect();
+    std::thread::scope(|s| {
+        for (chunk, agents) in agents.chunks_mut(500).enumerate() {
+            let force = &force;
+            s.spawn(move || {
+                for (i, (me, guard)) in agents.iter_mut().enumerate() {
+                    let agent = (chunk * 500 + i) as u64;
+                    guard.tick(me, &Ctx::new(0.0, 0.1).agent(agent).trace(force));
+                }
+            });
+        }
+    });
+    let fled: Vec<usize> = (agents.iter().enumerate())
+        .filter(|(_, (me, _))| me.log == ["flee"])
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(fled, [1234]);
+    assert!(
+        agents
+            .iter()
+            .enumerate()
+            .all(|(i, (me, _))| i == 1234 || me.log == ["start"])
+    );
+}

@@ -233,7 +233,9 @@ impl Forced {
 /// if it was running, a node left `Running` is held. By default every
 /// agent ticked with it is forced; [`only_agent`](Self::only_agent) narrows
 /// it to one. Its statuses are used up run by run, a run being each time
-/// the tree reaches the node.
+/// the tree reaches the node. It is `Sync`: one `Force` serves agents
+/// ticked on several threads. Nodes of a tree `T` embeds are forced by a
+/// `Force` of that tree, attached beside this one as a pair.
 #[derive(Debug)]
 pub struct Force<T> {
     nodes: Mutex<Vec<(&'static NodeInfo, Forced)>>,
