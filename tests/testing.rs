@@ -4,7 +4,8 @@
 
 use bt::prelude::*;
 use bt::testing::{
-    BreakpointError, Breakpoints, Coverage, Force, Forced, Log, TestingError, When, assert_lines,
+    BreakpointError, Breakpoints, Coverage, Force, Forced, Log, TestingError, When, active_lines,
+    assert_lines,
 };
 use bt::{NoFlags, Trace};
 use std::time::Duration;
@@ -377,6 +378,8 @@ fn the_log_lists_the_trace_and_a_difference_is_shown_line_by_line() {
         n0 'root tick ends Running
         ",
     );
+    // The active path, as lines too.
+    assert_lines(&active_lines(&guard), "n0 'root\n  n4 'patrol");
     let wrong = std::panic::catch_unwind(|| {
         assert_lines(
             &["n2 'low returned Failure", "n0 'root returned Running"],

@@ -634,6 +634,17 @@ impl Trace for Log {
     }
 }
 
+/// The active path of `state` as lines for [`assert_lines`]: one per node
+/// that holds a place to resume from, parents first, indented two spaces
+/// per depth (`n0 'root`, `  n4 'patrol`); no lines when it is idle.
+pub fn active_lines<T: BehaviorTree>(state: &T) -> Vec<String> {
+    state
+        .active_path()
+        .iter()
+        .map(|n| format!("{:indent$}{}", "", name(n.info), indent = 2 * n.depth))
+        .collect()
+}
+
 /// Asserts that `actual` are the `expected` lines (each trimmed; blank
 /// expected lines are skipped, so a raw string can be indented), and on a
 /// difference panics with both, marked line by line: `-` expected but

@@ -10,7 +10,7 @@
 //! |---|---|
 //! | [`testing::Force`] | make a node return statuses instead of running: a mock action, a condition forced true, a branch paused |
 //! | [`testing::Breakpoints`] | stop the ticking thread before or after a node, look, release (with a status if you like) |
-//! | [`testing::Log`] and [`testing::assert_lines`] | the trace as lines written in the test, a line diff when they differ |
+//! | [`testing::Log`], [`testing::active_lines`] and [`testing::assert_lines`] | the trace and the active path as lines written in the test, a line diff when they differ |
 //! | [`testing::Coverage`] | which nodes a set of runs never reached, never saw succeed, never saw fail |
 //!
 //! They work on trees whose context can trace: declare it
@@ -80,7 +80,8 @@
 //! returned Running`; trace levels in [`trace`]); write the lines you
 //! expect in the test and compare with [`testing::assert_lines`], which
 //! prints a line diff (`-` expected and missing, `+` there and not
-//! expected). Drive the tree through your own inputs per tick (time, flags,
+//! expected); [`testing::active_lines`] writes the active path the same
+//! way. Drive the tree through your own inputs per tick (time, flags,
 //! stimuli) by building each tick's context.
 //!
 //! ```
@@ -96,11 +97,16 @@
 //! #         }
 //! #     }
 //! # }
-//! use bt::testing::{Log, assert_lines};
+//! use bt::testing::{Log, active_lines, assert_lines};
 //!
 //! let log = Log::new(6);
 //! let (mut me, mut miner) = (Bot { hp: 50, ..Bot::default() }, Miner::default());
 //! miner.tick(&mut me, &Ctx::new(0.0, 1.0).trace(&log));
+//! // The active path: where the next tick resumes.
+//! assert_lines(&active_lines(&miner), "
+//!     n0 (reactive_select)
+//!       n4 'dig
+//! ");
 //! me.hp = 5;
 //! miner.tick(&mut me, &Ctx::new(1.0, 1.0).trace(&log));
 //! assert_lines(&log.take(), "
