@@ -470,7 +470,7 @@ fn agents_and_nodes_a_recorder_does_not_have_are_typed_errors() {
 }
 
 bt::behavior_tree! {
-    tree Careful(me: &mut (), cx: &Ctx<NoFlags, NoFlags, impl Trace>) {
+    tree Careful(_me: &mut (), cx: &Ctx<NoFlags, NoFlags, impl Trace>) {
         try_catch { 'first: running, 'second: running, 'catch: running }
     }
 }
