@@ -180,7 +180,13 @@ const SKIPPING: &[&str] = &[
 /// sequence or a select.
 fn random_node(rng: &mut Rng, depth: usize, skippable: bool, out: &mut String) {
     if rng.chance(3) {
-        out.push_str(&format!("'l{}: ", rng.below(1000)));
+        // Mostly plain labels, some raw keywords (`'r#loop` is the label
+        // `loop`).
+        let label = match rng.below(10) {
+            0 => rng.pick(&["'r#loop", "'r#type", "'r#match"]).to_string(),
+            _ => format!("'l{}", rng.below(1000)),
+        };
+        out.push_str(&format!("{label}: "));
     }
     if skippable && rng.chance(10) {
         out.push_str(rng.pick(SKIPPING));
