@@ -155,6 +155,12 @@ impl NodeRef for &'static NodeInfo {
     }
 }
 
+/// Locks `m`; a test that panicked while holding it leaves what it held,
+/// which is still what the hook knows.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// Whether `a` and `b` are the same node. (Not by address: a node table
 /// is a constant, which may be copied where it is used.)
 fn same(a: &NodeInfo, b: &NodeInfo) -> bool {
@@ -266,7 +272,7 @@ impl<T: BehaviorTree> Force<T> {
     }
 
     fn nodes(&self) -> MutexGuard<'_, Vec<(&'static NodeInfo, Forced)>> {
-        self.nodes.lock().unwrap_or_else(|e| e.into_inner())
+        lock(&self.nodes)
     }
 
     /// Forces `node`, replacing what it was forced to before. An error if
@@ -427,7 +433,7 @@ impl Breakpoints {
     }
 
     fn points(&self) -> MutexGuard<'_, Points> {
-        self.points.lock().unwrap_or_else(|e| e.into_inner())
+        lock(&self.points)
     }
 
     /// Stops every agent's tick at `node` (of tree `T`), `when`.
@@ -591,7 +597,7 @@ impl Log {
 
     /// The lines since the last call.
     pub fn take(&self) -> Vec<String> {
-        core::mem::take(&mut *self.lines.lock().unwrap_or_else(|e| e.into_inner()))
+        core::mem::take(&mut *lock(&self.lines))
     }
 }
 
@@ -627,10 +633,7 @@ impl Trace for Log {
         } else {
             format!("{at} {what}")
         };
-        self.lines
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(line);
+        lock(&self.lines).push(line);
     }
 }
 
@@ -722,10 +725,7 @@ impl<T: BehaviorTree> Coverage<T> {
     }
 
     fn counts(&self) -> Vec<[u64; 3]> {
-        self.counts
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
+        lock(&self.counts).clone()
     }
 
     fn select(&self, keep: impl Fn(&[u64; 3]) -> bool) -> Vec<&'static NodeInfo> {
@@ -816,11 +816,7 @@ impl<T: BehaviorTree> Trace for Coverage<T> {
         }
         if let crate::trace::Event::Returned(status) = event.what
             && event.node.tree == T::NAME
-            && let Some(c) = self
-                .counts
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .get_mut(event.node.id)
+            && let Some(c) = lock(&self.counts).get_mut(event.node.id)
         {
             c[status as usize] += 1;
         }

@@ -472,6 +472,9 @@ struct Gen<'a> {
     /// Per binding of the header: whether halting uses it (see
     /// [`halting`](Gen::halting)). The halt methods take these.
     halting: Vec<bool>,
+    /// The context binding, if it can trace (see
+    /// [`tracing_context`](Gen::tracing_context)).
+    tracing: Option<Ident>,
 }
 
 impl<'a> Gen<'a> {
@@ -481,6 +484,7 @@ impl<'a> Gen<'a> {
             outline: outline::Outline::new(tree),
             outlined: Default::default(),
             halting: vec![false; tree.params.len()],
+            tracing: Gen::find_tracing_context(tree),
         };
         g.halting = g.halting();
         g
@@ -717,19 +721,15 @@ impl Gen<'_> {
     /// reference) without a tracer argument, or with `NoTrace`: such a
     /// context never traces, so halting need not take it to trace.
     fn tracing_context(&self) -> Option<&Ident> {
+        self.tracing.as_ref()
+    }
+
+    /// [`tracing_context`](Self::tracing_context), worked out once.
+    fn find_tracing_context(tree: &Tree) -> Option<Ident> {
         use syn::{GenericArgument, PathArguments, Type};
-        let cx = self.tree.context.as_ref()?;
-        let param = crate::check::context_param(&self.tree.params)?;
-        let mut ty = &param.ty;
-        while let Type::Reference(syn::TypeReference { elem, .. })
-        | Type::Paren(syn::TypeParen { elem, .. }) = ty
-        {
-            ty = elem;
-        }
-        let Type::Path(path) = ty else {
-            return Some(cx);
-        };
-        let Some(last) = path.path.segments.last().filter(|s| s.ident == "Ctx") else {
+        let cx = tree.context.clone()?;
+        let param = crate::check::context_param(&tree.params)?;
+        let Some(last) = ctx_segment(&param.ty) else {
             return Some(cx);
         };
         let tracer = match &last.arguments {
@@ -763,20 +763,18 @@ impl Gen<'_> {
     fn quiet_entry(&self) -> Option<TokenStream> {
         use syn::{GenericArgument, PathArguments, Type};
         let param = crate::check::context_param(&self.tree.params)?;
-        let (reference, ty) = match &param.ty {
-            Type::Reference(r) => (Some(r.mutability.is_some()), &*r.elem),
-            ty => (None, ty),
+        let reference = match &param.ty {
+            Type::Reference(r) => Some(r.mutability.is_some()),
+            _ => None,
         };
-        let Type::Path(path) = ty else { return None };
-        let last = path.path.segments.last()?;
-        let PathArguments::AngleBracketed(generics) = &last.arguments else {
+        let PathArguments::AngleBracketed(generics) = &ctx_segment(&param.ty)?.arguments else {
             return None;
         };
         let generic_trace = generics
             .args
             .iter()
             .any(|a| matches!(a, GenericArgument::Type(Type::ImplTrait(_))));
-        if last.ident != "Ctx" || !generic_trace {
+        if !generic_trace {
             return None;
         }
         let (cx, quiet) = (&param.name, names::quiet());
@@ -957,6 +955,20 @@ impl Gen<'_> {
         let name = self.tree.params.first().map(|p| &p.name);
         quote!(#name)
     }
+}
+
+/// The last segment of `ty`'s path (through references and parentheses)
+/// when it names `Ctx`: where its flags and tracer arguments are.
+fn ctx_segment(mut ty: &syn::Type) -> Option<&syn::PathSegment> {
+    while let syn::Type::Reference(syn::TypeReference { elem, .. })
+    | syn::Type::Paren(syn::TypeParen { elem, .. }) = ty
+    {
+        ty = elem;
+    }
+    let syn::Type::Path(path) = ty else {
+        return None;
+    };
+    path.path.segments.last().filter(|s| s.ident == "Ctx")
 }
 
 /// Adds to `names` every identifier in `code`, and every identifier a
