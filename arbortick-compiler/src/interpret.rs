@@ -221,22 +221,16 @@ impl Program {
     /// An interpreter for the tree named `name`, its subtrees laid out in
     /// place.
     pub fn interpreter(&self, name: &str) -> Option<Interpreter<'_>> {
-        let root = self.trees.iter().position(|t| t.name == name)?;
-        let mut offsets = Vec::with_capacity(self.trees.len());
-        let mut total = 0;
-        for tree in &self.trees {
-            offsets.push(total);
-            total += tree.ir.nodes.len();
-        }
-        let mut layout = Interpreter {
-            program: self,
-            places: Vec::new(),
-            instances: 1,
-            offsets,
-            shared_len: total,
-        };
-        layout.lay_out(root, 0, 0, None);
-        Some(layout)
+        Interpreter::new(Holder::Borrowed(self), name)
+    }
+
+    /// Like [`Program::interpreter`], owning a share of the program: an
+    /// interpreter that can be kept and sent anywhere.
+    pub fn into_interpreter(
+        self: std::sync::Arc<Self>,
+        name: &str,
+    ) -> Option<Interpreter<'static>> {
+        Interpreter::new(Holder::Shared(self), name)
     }
 }
 
@@ -271,6 +265,10 @@ pub struct At<'a> {
     pub place: usize,
     /// The roles bound by the enclosing rendezvous nodes, innermost last.
     pub roles: &'a [(&'a str, usize)],
+    /// The index [`Interpreter::resolve`] gave the expression being
+    /// evaluated; `None` when it gave none, or for calls about the node
+    /// itself (trace events, node hooks).
+    pub index: Option<u32>,
 }
 
 /// What the interpreter asks of the world: the values of the tree's Rust
@@ -316,7 +314,7 @@ pub trait Host {
     /// A `switch`: the index of the first of `patterns` that the value of
     /// `expr` matches; a `switch_eq`: the first of its cases (expressions,
     /// and `_` last) that the value equals.
-    fn arm(&mut self, at: &At, expr: &str, patterns: &[&str]) -> usize {
+    fn arm(&mut self, at: &At, expr: &str, patterns: &[String]) -> usize {
         unimplemented!("switch `{expr}`")
     }
     /// A `for_each`'s expression, evaluated when its child is not running:
@@ -467,8 +465,14 @@ pub struct RedecideLimit {
 /// One tree laid out for interpretation: every node of it and of the
 /// trees it embeds, at its place.
 pub struct Interpreter<'p> {
-    program: &'p Program,
+    program: Holder<'p>,
     places: Vec<Place>,
+    /// The expressions of each place, as `places`.
+    sites: Vec<Sites>,
+    /// The monitors' places of each tree instance, in node order.
+    monitors: Vec<Vec<usize>>,
+    /// How deep rendezvous nest: the roles a tick binds at most.
+    nesting: usize,
     instances: usize,
     /// Index of each tree's first node among all nodes of the program.
     offsets: Vec<usize>,
@@ -560,7 +564,282 @@ enum SharedNode {
     Rendezvous(Rendezvous),
 }
 
+/// The program an interpreter runs: borrowed, or a share of it.
+enum Holder<'p> {
+    Borrowed(&'p Program),
+    Shared(std::sync::Arc<Program>),
+}
+
+impl core::ops::Deref for Holder<'_> {
+    type Target = Program;
+    fn deref(&self) -> &Program {
+        match self {
+            Holder::Borrowed(program) => program,
+            Holder::Shared(program) => program,
+        }
+    }
+}
+
+/// Which [`Host`] method evaluates an expression: what it is to the tree.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Use {
+    /// [`Host::condition`].
+    #[default]
+    Condition,
+    /// [`Host::action`].
+    Action,
+    /// [`Host::instant`].
+    Instant,
+    /// [`Host::hook`].
+    Hook,
+    /// [`Host::seconds`].
+    Seconds,
+    /// [`Host::score`].
+    Score,
+    /// [`Host::matches`].
+    Matches,
+    /// [`Host::flags`].
+    Flags,
+    /// [`Host::arm`].
+    Arm,
+    /// [`Host::item`].
+    Item,
+    /// [`Host::pick`]: the generator.
+    Pick,
+    /// [`Host::start`], [`Host::tick`] and [`Host::halt`]: the leaf.
+    Leaf,
+}
+
+/// One expression of a laid-out tree, as [`Interpreter::resolve`] shows it.
+#[derive(Clone, Copy, Debug)]
+pub struct Expression<'a> {
+    /// What the tree does with it.
+    pub used: Use,
+    /// Its source text, as [`Host`] methods receive it.
+    pub text: &'a str,
+    /// A `when let`'s pattern (empty otherwise).
+    pub pattern: &'a str,
+    /// Where it is.
+    pub at: At<'a>,
+    /// 1-based line of its node.
+    pub line: usize,
+}
+
+/// An expression where a place evaluates it: its source text, and the
+/// index [`Interpreter::resolve`] gave it.
+#[derive(Clone, Debug, Default)]
+struct Site {
+    used: Use,
+    text: String,
+    /// A `when let`'s pattern.
+    pattern: String,
+    index: Option<u32>,
+}
+
+/// The expressions of one place, worked out once when the tree is laid
+/// out, so that a tick does no string work.
+#[derive(Clone, Debug, Default)]
+struct Sites {
+    /// The node's own: a condition, an action, an instant, a leaf, a
+    /// duration, a switch's or a `for_each`'s value, a monitor's,
+    /// precondition's or `run_while`'s condition, a decider's generator.
+    main: Site,
+    /// `scope`'s `enter`, `tick`, `exit`; `after`'s `success`, `failure`,
+    /// `finished`, `halted`.
+    hooks: [Site; 4],
+    /// One per guard clause of a decider child (a `room` clause's is
+    /// empty).
+    clauses: Vec<Site>,
+    /// A switch's arms: each child's pattern or case, `_` for the last
+    /// catch-all.
+    arms: Vec<String>,
+}
+
+/// Which expression of a place: see [`Sites`].
+#[derive(Clone, Copy)]
+enum Which {
+    Main,
+    Hook(usize),
+    Clause(usize),
+}
+
+impl Site {
+    fn new(used: Use, expr: impl ToTokens) -> Site {
+        Site {
+            used,
+            text: text(expr),
+            ..Site::default()
+        }
+    }
+}
+
+impl Sites {
+    /// The expressions of `node`.
+    fn of(node: &ir::Node, children: &[&ir::Node]) -> Sites {
+        let mut sites = Sites::default();
+        let hooks = |list: [&Option<syn::Expr>; 4]| {
+            list.map(|e| {
+                e.as_ref()
+                    .map(|e| Site::new(Use::Hook, e))
+                    .unwrap_or_default()
+            })
+        };
+        sites.main = match &node.kind {
+            Kind::Cond(e)
+            | Kind::Monitor { expr: e, .. }
+            | Kind::Precondition { expr: e, .. }
+            | Kind::RunWhile { expr: e, .. } => Site::new(Use::Condition, e),
+            Kind::Action(e) => Site::new(Use::Action, e),
+            Kind::Instant(e) => Site::new(Use::Instant, e),
+            Kind::Leaf { literal, .. } => Site::new(Use::Leaf, literal),
+            Kind::Wait(d)
+            | Kind::Cooldown(d)
+            | Kind::Timeout(d)
+            | Kind::Delay(d)
+            | Kind::Every(d)
+            | Kind::GlobalCooldown(d) => Site::new(Use::Seconds, d),
+            Kind::Switch(e) => Site::new(Use::Arm, e),
+            Kind::ForEach { item, .. } => Site::new(Use::Item, &item.expr),
+            Kind::Decider { rng: Some(rng), .. } => Site::new(Use::Pick, rng),
+            _ => Site::default(),
+        };
+        match &node.kind {
+            Kind::Scope { enter, tick, exit } => sites.hooks = hooks([enter, tick, exit, &None]),
+            Kind::After {
+                success,
+                failure,
+                finished,
+                halted,
+            } => sites.hooks = hooks([success, failure, finished, halted]),
+            Kind::Switch(_) => {
+                sites.arms = (children.iter())
+                    .map(|c| c.arm.as_ref().map_or_else(|| "_".to_string(), text))
+                    .collect();
+            }
+            _ => {}
+        }
+        let clauses = node.guard.as_ref().map_or(&[][..], |g| &g.clauses);
+        sites.clauses = (clauses.iter())
+            .map(|clause| match &clause.kind {
+                ClauseKind::When(e) => Site::new(Use::Condition, e),
+                ClauseKind::WhenLet { pat, expr, .. } => Site {
+                    pattern: text(pat),
+                    ..Site::new(Use::Matches, expr)
+                },
+                ClauseKind::Score(e) => Site::new(Use::Score, e),
+                ClauseKind::Every(d) => Site::new(Use::Seconds, d),
+                ClauseKind::Flags { expr, .. } => Site::new(Use::Flags, expr),
+                ClauseKind::Room(_) => Site::default(),
+            })
+            .collect();
+        sites
+    }
+
+    /// Every expression, with which one it is.
+    fn iter_mut(&mut self) -> impl Iterator<Item = &mut Site> {
+        let main = (!self.main.text.is_empty()).then_some(&mut self.main);
+        let hooks = self.hooks.iter_mut().filter(|s| !s.text.is_empty());
+        let clauses = self.clauses.iter_mut().filter(|s| !s.text.is_empty());
+        main.into_iter().chain(hooks).chain(clauses)
+    }
+}
+
 impl<'p> Interpreter<'p> {
+    fn new(program: Holder<'p>, name: &str) -> Option<Interpreter<'p>> {
+        let root = program.trees.iter().position(|t| t.name == name)?;
+        let mut offsets = Vec::with_capacity(program.trees.len());
+        let mut total = 0;
+        for tree in &program.trees {
+            offsets.push(total);
+            total += tree.ir.nodes.len();
+        }
+        let mut layout = Interpreter {
+            program,
+            places: Vec::new(),
+            sites: Vec::new(),
+            monitors: Vec::new(),
+            nesting: 0,
+            instances: 1,
+            offsets,
+            shared_len: total,
+        };
+        layout.lay_out(root, 0, 0, None);
+        layout.monitors = (0..layout.instances)
+            .map(|instance| {
+                (0..layout.places.len())
+                    .filter(|&q| {
+                        let place = &layout.places[q];
+                        place.instance == instance
+                            && matches!(
+                                layout.program.trees[place.tree].ir.nodes[place.node].kind,
+                                Kind::Monitor { .. }
+                            )
+                    })
+                    .collect()
+            })
+            .collect();
+        layout.nesting = (0..layout.places.len())
+            .map(|q| {
+                let mut depth = 0;
+                let mut r = Some(q);
+                while let Some(at) = r {
+                    r = layout.places[at].rendezvous;
+                    depth += usize::from(r.is_some());
+                }
+                depth
+            })
+            .max()
+            .unwrap_or(0);
+        Some(layout)
+    }
+
+    /// Gives each expression of the laid-out tree an index, which [`At::index`]
+    /// carries when the host is asked about it: a host that has compiled
+    /// code for each expression finds it by index, with no string work. `index`
+    /// is asked once per expression at each place; every error it returns is
+    /// collected, and with any, no index is kept.
+    pub fn resolve<E>(
+        &mut self,
+        mut index: impl FnMut(&Expression) -> Result<u32, E>,
+    ) -> Result<(), Vec<E>> {
+        let mut errors = Vec::new();
+        let mut sites = core::mem::take(&mut self.sites);
+        for (p, place_sites) in sites.iter_mut().enumerate() {
+            let place = &self.places[p];
+            let tree = &self.program.trees[place.tree];
+            let node = &tree.ir.nodes[place.node];
+            for site in place_sites.iter_mut() {
+                let expression = Expression {
+                    used: site.used,
+                    text: &site.text,
+                    pattern: &site.pattern,
+                    at: At {
+                        tree: &tree.name,
+                        node: place.node,
+                        place: p,
+                        roles: &[],
+                        index: None,
+                    },
+                    line: node.line as usize,
+                };
+                match index(&expression) {
+                    Ok(i) => site.index = Some(i),
+                    Err(e) => errors.push(e),
+                }
+            }
+        }
+        if !errors.is_empty() {
+            for site in sites.iter_mut().flat_map(Sites::iter_mut) {
+                site.index = None;
+            }
+        }
+        self.sites = sites;
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors)
+        }
+    }
     /// Appends node `node` of tree `tree` and everything below it, in
     /// pre-order; returns its place.
     fn lay_out(
@@ -571,12 +850,25 @@ impl<'p> Interpreter<'p> {
         rendezvous: Option<usize>,
     ) -> usize {
         let place = self.places.len();
-        let n = &self.program.trees[tree].ir.nodes[node];
+        let program: &Program = &self.program;
+        let n = &program.trees[tree].ir.nodes[node];
+        let child_nodes: Vec<&ir::Node> = (n.children.iter())
+            .map(|&c| &program.trees[tree].ir.nodes[c])
+            .collect();
+        let sites = Sites::of(n, &child_nodes);
         let (inner, role) = if let Kind::Rendezvous { role, .. } = &n.kind {
             (Some(place), role.to_string())
         } else {
             (rendezvous, String::new())
         };
+        let sub = n.kind.subtree().map(|path| {
+            let name = embedded(path);
+            (program.trees.iter())
+                .position(|t| t.name == name)
+                .expect("parse refuses a subtree of another program")
+        });
+        let ids = n.children.clone();
+        self.sites.push(sites);
         self.places.push(Place {
             tree,
             node,
@@ -585,16 +877,11 @@ impl<'p> Interpreter<'p> {
             rendezvous,
             role,
         });
-        let children: Vec<usize> = if let Some(path) = n.kind.subtree() {
-            let name = embedded(path);
-            let sub = (self.program.trees.iter())
-                .position(|t| t.name == name)
-                .expect("parse refuses a subtree of another program");
+        let children: Vec<usize> = if let Some(sub) = sub {
             self.instances += 1;
             vec![self.lay_out(sub, 0, self.instances - 1, None)]
         } else {
-            n.children
-                .iter()
+            ids.iter()
                 .map(|&c| self.lay_out(tree, c, instance, inner))
                 .collect()
         };
@@ -603,7 +890,7 @@ impl<'p> Interpreter<'p> {
     }
 
     /// The tree this interpreter runs.
-    pub fn tree(&self) -> &'p Tree {
+    pub fn tree(&self) -> &Tree {
         &self.program.trees[self.places[0].tree]
     }
 
@@ -661,7 +948,7 @@ impl<'p> Interpreter<'p> {
             shared,
             host,
             input,
-            roles: Vec::new(),
+            roles: Vec::with_capacity(self.nesting),
             limit: None,
             hooks,
         };
@@ -681,7 +968,7 @@ impl<'p> Interpreter<'p> {
             shared,
             host,
             input: Input::default(),
-            roles: Vec::new(),
+            roles: Vec::with_capacity(self.nesting),
             limit: None,
             hooks: false,
         };
@@ -713,15 +1000,15 @@ struct Run<'r, 'p, H> {
     shared: &'r Shared,
     host: &'r mut H,
     input: Input,
-    roles: Vec<(String, usize)>,
+    roles: Vec<(&'r str, usize)>,
     /// The first decider of the root tree past its bound in this tick.
     limit: Option<usize>,
     /// This tick calls the node hooks.
     hooks: bool,
 }
 
-impl<'p, H: Host> Run<'_, 'p, H> {
-    fn node(&self, p: usize) -> &'p ir::Node {
+impl<'r, H: Host> Run<'r, '_, H> {
+    fn node(&self, p: usize) -> &'r ir::Node {
         let place = &self.layout.places[p];
         &self.layout.program.trees[place.tree].ir.nodes[place.node]
     }
@@ -739,18 +1026,38 @@ impl<'p, H: Host> Run<'_, 'p, H> {
     }
 
     fn with_at<R>(&mut self, p: usize, f: impl FnOnce(&mut H, &At) -> R) -> R {
+        self.at_site(p, None, f)
+    }
+
+    /// Calls `f` with the host and where expression `site` of place `p`
+    /// is evaluated.
+    fn at_site<R>(&mut self, p: usize, site: Option<&Site>, f: impl FnOnce(&mut H, &At) -> R) -> R {
         let place = &self.layout.places[p];
-        let program: &'p Program = self.layout.program;
-        let roles: Vec<(&str, usize)> = (self.roles.iter())
-            .map(|(role, assigned)| (role.as_str(), *assigned))
-            .collect();
         let at = At {
-            tree: &program.trees[place.tree].name,
+            tree: &self.layout.program.trees[place.tree].name,
             node: place.node,
             place: p,
-            roles: &roles,
+            roles: &self.roles,
+            index: site.and_then(|s| s.index),
         };
         f(self.host, &at)
+    }
+
+    /// Expression `which` of place `p`.
+    fn site(&self, p: usize, which: Which) -> &'r Site {
+        let sites = &self.layout.sites[p];
+        match which {
+            Which::Main => &sites.main,
+            Which::Hook(i) => &sites.hooks[i],
+            Which::Clause(i) => &sites.clauses[i],
+        }
+    }
+
+    /// Asks the host about expression `which` of place `p`: `f` gets its
+    /// text.
+    fn ask<R>(&mut self, p: usize, which: Which, f: impl FnOnce(&mut H, &At, &str) -> R) -> R {
+        let site = self.site(p, which);
+        self.at_site(p, Some(site), |h, at| f(h, at, &site.text))
     }
 
     fn shared_node(&self, p: usize) -> &SharedNode {
@@ -796,9 +1103,8 @@ impl<'p, H: Host> Run<'_, 'p, H> {
         }
     }
 
-    fn condition(&mut self, p: usize, expr: &syn::Expr) -> bool {
-        let expr = text(expr);
-        self.with_at(p, |h, at| h.condition(at, &expr))
+    fn condition(&mut self, p: usize, which: Which) -> bool {
+        self.ask(p, which, |h, at, e| h.condition(at, e))
     }
 
     /// Sends `event` at `level`, in the node at place `p`, if wanted.
@@ -813,14 +1119,13 @@ impl<'p, H: Host> Run<'_, 'p, H> {
         self.layout.places[self.child(p, i)].node
     }
 
-    fn seconds(&mut self, p: usize, expr: &syn::Expr) -> f64 {
-        let expr = text(expr);
-        self.with_at(p, |h, at| h.seconds(at, &expr))
+    fn seconds(&mut self, p: usize, which: Which) -> f64 {
+        self.ask(p, which, |h, at, e| h.seconds(at, e))
     }
 
-    fn hook(&mut self, p: usize, expr: &syn::Expr) -> bool {
-        let expr = text(expr);
-        self.with_at(p, |h, at| h.hook(at, &expr))
+    /// Hook `i` of place `p` (see [`Sites::hooks`]).
+    fn hook(&mut self, p: usize, i: usize) -> bool {
+        self.ask(p, Which::Hook(i), |h, at, e| h.hook(at, e))
     }
 
     /// A tree instance (the root, or an embedded subtree) at place `p`:
@@ -828,13 +1133,14 @@ impl<'p, H: Host> Run<'_, 'p, H> {
     fn instance(&mut self, p: usize) -> Status {
         let instance = self.layout.places[p].instance;
         if self.agent.armed[instance] != 0 {
-            let monitors: Vec<usize> = self.monitors(instance);
+            let monitors: &'r [usize] = &self.layout.monitors[instance];
             let mut fired = None;
-            for m in monitors {
-                let Kind::Monitor { expr, index } = &self.node(m).kind else {
+            for &m in monitors {
+                let Kind::Monitor { index, .. } = &self.node(m).kind else {
                     unreachable!()
                 };
-                if self.agent.armed[instance] & (1 << index) != 0 && self.condition(m, expr) {
+                if self.agent.armed[instance] & (1 << index) != 0 && self.condition(m, Which::Main)
+                {
                     fired = Some(m);
                     break;
                 }
@@ -853,16 +1159,6 @@ impl<'p, H: Host> Run<'_, 'p, H> {
         }
         self.trace(p, 3, Event::TickEnd(status));
         status
-    }
-
-    /// The places of the monitors of a tree instance, in node order.
-    fn monitors(&self, instance: usize) -> Vec<usize> {
-        (0..self.layout.places.len())
-            .filter(|&q| {
-                self.layout.places[q].instance == instance
-                    && matches!(self.node(q).kind, Kind::Monitor { .. })
-            })
-            .collect()
     }
 
     /// Ticks the node at place `p` and reports the status it returned
@@ -951,23 +1247,16 @@ impl<'p, H: Host> Run<'_, 'p, H> {
         let node = self.node(p);
         use Status::{Failure, Running, Success};
         match &node.kind {
-            Kind::Cond(e) => Status::from(self.condition(p, e)),
-            Kind::Action(e) => {
-                let e = text(e);
-                self.with_at(p, |h, at| h.action(at, &e))
-            }
-            Kind::Instant(e) => {
-                let e = text(e);
-                self.with_at(p, |h, at| h.instant(at, &e)).status()
-            }
+            Kind::Cond(_) => Status::from(self.condition(p, Which::Main)),
+            Kind::Action(_) => self.ask(p, Which::Main, |h, at, e| h.action(at, e)),
+            Kind::Instant(_) => self.ask(p, Which::Main, |h, at, e| h.instant(at, e).status()),
             Kind::Constant(s) => *s,
             Kind::Request { .. } => unreachable!("a program with a request is refused"),
-            Kind::Leaf { literal, .. } => {
-                let literal = text(literal);
+            Kind::Leaf { .. } => {
                 let status = if self.slot(p).active {
-                    self.with_at(p, |h, at| h.tick(at, &literal))
+                    self.ask(p, Which::Main, |h, at, leaf| h.tick(at, leaf))
                 } else {
-                    self.with_at(p, |h, at| h.start(at, &literal))
+                    self.ask(p, Which::Main, |h, at, leaf| h.start(at, leaf))
                 };
                 self.slot(p).active = status.is_running();
                 status
@@ -1008,10 +1297,9 @@ impl<'p, H: Host> Run<'_, 'p, H> {
             },
             Kind::Repeat(Some(n)) => self.repeat(p, number(n), Success),
             Kind::Retry(Some(n)) => self.repeat(p, number(n), Failure),
-            Kind::ForEach { item, then, .. } => {
+            Kind::ForEach { then, .. } => {
                 if self.slot(p).child.is_none() {
-                    let e = text(&item.expr);
-                    if !self.with_at(p, |h, at| h.item(at, &e)) {
+                    if !self.ask(p, Which::Main, |h, at, e| h.item(at, e)) {
                         self.slot(p).active = *then == Running;
                         return *then;
                     }
@@ -1036,20 +1324,12 @@ impl<'p, H: Host> Run<'_, 'p, H> {
             Kind::Repeat(None) => self.forever(p, Success),
             Kind::Retry(None) => self.forever(p, Failure),
             Kind::Decider {
-                policy,
-                rng,
-                redecides,
-                skip_blocked: _,
-            } => self.decider(
-                p,
-                *policy,
-                rng.as_ref().map(text),
-                redecides.as_ref().map(number),
-            ),
-            Kind::Wait(d) => {
+                policy, redecides, ..
+            } => self.decider(p, *policy, redecides.as_ref().map(number)),
+            Kind::Wait(_) => {
                 let now = self.input.now;
                 let start = *self.slot(p).started.get_or_insert(now);
-                let d = self.seconds(p, d);
+                let d = self.seconds(p, Which::Main);
                 if now - start >= d {
                     self.slot(p).started = None;
                     Success
@@ -1057,13 +1337,13 @@ impl<'p, H: Host> Run<'_, 'p, H> {
                     Running
                 }
             }
-            Kind::Cooldown(d) => {
+            Kind::Cooldown(_) => {
                 if self.input.now < self.slot(p).keep.ready {
                     return Failure;
                 }
                 let status = self.tick(self.child(p, 0));
                 if status.is_done() {
-                    let d = self.seconds(p, d);
+                    let d = self.seconds(p, Which::Main);
                     self.slot(p).keep.ready = self.input.now + d;
                 }
                 status
@@ -1089,9 +1369,9 @@ impl<'p, H: Host> Run<'_, 'p, H> {
             | Kind::GlobalCooldown(_) => self.latch(p),
             Kind::Rendezvous { n, .. } => self.meet(p, number(n)),
             Kind::Sync { .. } => self.sync(p),
-            Kind::Monitor { expr, index } => {
+            Kind::Monitor { index, .. } => {
                 let instance = self.layout.places[p].instance;
-                if self.condition(p, expr) {
+                if self.condition(p, Which::Main) {
                     self.agent.armed[instance] &= !(1 << index);
                     Success
                 } else {
@@ -1099,20 +1379,9 @@ impl<'p, H: Host> Run<'_, 'p, H> {
                     Failure
                 }
             }
-            Kind::Switch(e) => {
-                let patterns: Vec<String> = self.layout.places[p]
-                    .children
-                    .iter()
-                    .map(|&c| {
-                        self.node(c)
-                            .arm
-                            .as_ref()
-                            .map_or_else(|| "_".to_string(), text)
-                    })
-                    .collect();
-                let patterns: Vec<&str> = patterns.iter().map(String::as_str).collect();
-                let e = text(e);
-                let k = self.with_at(p, |h, at| h.arm(at, &e, &patterns));
+            Kind::Switch(_) => {
+                let arms: &'r [String] = &self.layout.sites[p].arms;
+                let k = self.ask(p, Which::Main, |h, at, e| h.arm(at, e, arms));
                 if self.slot(p).child.is_some_and(|c| c != k) {
                     self.halt(p);
                 }
@@ -1341,23 +1610,23 @@ impl<'p, H: Host> Run<'_, 'p, H> {
             Latch::Precondition { then, .. } => then,
             Latch::RunWhile { skip, .. } => skip,
             Latch::Scope { .. }
-            | Latch::Timeout(_)
-            | Latch::Delay(_)
-            | Latch::Every(_)
+            | Latch::Timeout
+            | Latch::Delay
+            | Latch::Every
             | Latch::After { .. }
             | Latch::Gate(_)
-            | Latch::GlobalCooldown(_) => Status::Failure,
+            | Latch::GlobalCooldown => Status::Failure,
         };
         if !self.slot(p).active {
             let enter = match latch {
-                Latch::Scope { enter: Some(e), .. } => self.hook(p, e),
-                Latch::Precondition { expr, when, .. } => self.condition(p, expr) != when,
+                Latch::Scope { enter: true, .. } => self.hook(p, 0),
+                Latch::Precondition { when, .. } => self.condition(p, Which::Main) != when,
                 Latch::Gate(n) => rt::gate_enter(self.gate(p), n),
-                Latch::GlobalCooldown(_) => self.cooldown(p).is_ready(now),
-                Latch::Every(_) => now >= self.slot(p).keep.period,
-                Latch::Scope { enter: None, .. }
-                | Latch::Timeout(_)
-                | Latch::Delay(_)
+                Latch::GlobalCooldown => self.cooldown(p).is_ready(now),
+                Latch::Every => now >= self.slot(p).keep.period,
+                Latch::Scope { enter: false, .. }
+                | Latch::Timeout
+                | Latch::Delay
                 | Latch::After { .. }
                 | Latch::RunWhile { .. } => true,
             };
@@ -1367,35 +1636,35 @@ impl<'p, H: Host> Run<'_, 'p, H> {
             let slot = self.slot(p);
             slot.active = true;
             slot.since = now;
-            if let Latch::Every(d) = latch {
-                let d = self.seconds(p, d);
+            if let Latch::Every = latch {
+                let d = self.seconds(p, Which::Main);
                 self.slot(p).keep.period = now + d;
             }
         }
         let stop = match latch {
-            Latch::Scope { tick: Some(e), .. } => !self.hook(p, e),
-            Latch::Timeout(d) if node.has_state => {
-                let d = self.seconds(p, d);
+            Latch::Scope { tick: true, .. } => !self.hook(p, 1),
+            Latch::Timeout if node.has_state => {
+                let d = self.seconds(p, Which::Main);
                 d > 0.0 && now - self.slot(p).since >= d
             }
-            Latch::RunWhile { expr, .. } => !self.condition(p, expr),
-            Latch::Scope { tick: None, .. }
-            | Latch::Timeout(_)
-            | Latch::Delay(_)
-            | Latch::Every(_)
+            Latch::RunWhile { .. } => !self.condition(p, Which::Main),
+            Latch::Scope { tick: false, .. }
+            | Latch::Timeout
+            | Latch::Delay
+            | Latch::Every
             | Latch::After { .. }
             | Latch::Precondition { .. }
             | Latch::Gate(_)
-            | Latch::GlobalCooldown(_) => false,
+            | Latch::GlobalCooldown => false,
         };
         if stop {
             self.halt(p);
             return refuse;
         }
-        if let Latch::Delay(d) = latch
+        if let Latch::Delay = latch
             && !self.slot(p).passed
         {
-            let d = self.seconds(p, d);
+            let d = self.seconds(p, Which::Main);
             if now - self.slot(p).since < d {
                 return Status::Running;
             }
@@ -1406,9 +1675,9 @@ impl<'p, H: Host> Run<'_, 'p, H> {
             self.slot(p).active = false;
             self.release(p, latch, false);
             match latch {
-                Latch::Delay(_) => self.slot(p).passed = false,
-                Latch::GlobalCooldown(d) => {
-                    let d = self.seconds(p, d);
+                Latch::Delay => self.slot(p).passed = false,
+                Latch::GlobalCooldown => {
+                    let d = self.seconds(p, Which::Main);
                     rt::cooldown_start(self.cooldown(p), now, d);
                 }
                 Latch::After {
@@ -1418,17 +1687,17 @@ impl<'p, H: Host> Run<'_, 'p, H> {
                     ..
                 } => {
                     let by_status = if status.is_success() {
-                        success
+                        success.then_some(0)
                     } else {
-                        failure
+                        failure.then_some(1)
                     };
-                    for hook in [by_status, finished].into_iter().flatten() {
+                    for hook in [by_status, finished.then_some(2)].into_iter().flatten() {
                         self.hook(p, hook);
                     }
                 }
                 Latch::Scope { .. }
-                | Latch::Timeout(_)
-                | Latch::Every(_)
+                | Latch::Timeout
+                | Latch::Every
                 | Latch::Precondition { .. }
                 | Latch::RunWhile { .. }
                 | Latch::Gate(_) => {}
@@ -1439,25 +1708,23 @@ impl<'p, H: Host> Run<'_, 'p, H> {
 
     /// Gives back what entering a latch took; `halted`: the node is being
     /// halted (an `after`'s `halted` hook runs only then).
-    fn release(&mut self, p: usize, latch: Latch<'p>, halted: bool) {
+    fn release(&mut self, p: usize, latch: Latch, halted: bool) {
         match latch {
             Latch::Gate(_) => rt::gate_leave(self.gate(p)),
-            Latch::Scope { exit: Some(e), .. } => {
-                self.hook(p, e);
+            Latch::Scope { exit: true, .. } => {
+                self.hook(p, 2);
             }
-            Latch::After {
-                halted: Some(e), ..
-            } if halted => {
-                self.hook(p, e);
+            Latch::After { halted: true, .. } if halted => {
+                self.hook(p, 3);
             }
-            Latch::Scope { exit: None, .. }
+            Latch::Scope { exit: false, .. }
             | Latch::After { .. }
-            | Latch::Timeout(_)
-            | Latch::Delay(_)
-            | Latch::Every(_)
+            | Latch::Timeout
+            | Latch::Delay
+            | Latch::Every
             | Latch::Precondition { .. }
             | Latch::RunWhile { .. }
-            | Latch::GlobalCooldown(_) => {}
+            | Latch::GlobalCooldown => {}
         }
     }
 
@@ -1487,7 +1754,7 @@ impl<'p, H: Host> Run<'_, 'p, H> {
             }
         }
         let assigned = usize::from(self.slot(p).member.role);
-        let role = self.layout.places[p].role.clone();
+        let role: &'r str = &self.layout.places[p].role;
         self.roles.push((role, assigned));
         let status = self.tick(self.child(p, 0));
         self.roles.pop();
@@ -1531,13 +1798,7 @@ impl<'p, H: Host> Run<'_, 'p, H> {
     /// A decider group: guards, hysteresis, interrupts, masked redecides
     /// (see `generate/decide.rs`). Each turn of the loop decides once and
     /// runs the active child; a failed child is masked for the next turn.
-    fn decider(
-        &mut self,
-        p: usize,
-        policy: Policy,
-        rng: Option<String>,
-        redecides: Option<u32>,
-    ) -> Status {
+    fn decider(&mut self, p: usize, policy: Policy, redecides: Option<u32>) -> Status {
         let n = self.children(p);
         let mut mask: u128 = 0;
         let mut count = 0u32;
@@ -1566,16 +1827,17 @@ impl<'p, H: Host> Run<'_, 'p, H> {
                             }
                         }
                     }
-                    let rng = rng.as_deref().unwrap_or_default();
                     let pick = match policy {
-                        Policy::Random => self.with_at(p, |h, at| h.pick(at, rng, accepted)),
+                        Policy::Random => {
+                            self.ask(p, Which::Main, |h, at, rng| h.pick(at, rng, accepted))
+                        }
                         Policy::Shuffle => {
                             let mut round = accepted & !self.slot(p).keep.used;
                             if round == 0 {
                                 self.slot(p).keep.used = 0;
                                 round = accepted;
                             }
-                            self.with_at(p, |h, at| h.pick(at, rng, round))
+                            self.ask(p, Which::Main, |h, at, rng| h.pick(at, rng, round))
                         }
                         _ => Some(best),
                     };
@@ -1674,7 +1936,7 @@ impl<'p, H: Host> Run<'_, 'p, H> {
             return None;
         }
         let mut score = 1.0;
-        let refusals: &'p [ir::Refusal] = &self.node(c).refusals;
+        let refusals: &'r [ir::Refusal] = &self.node(c).refusals;
         for refusal in refusals {
             if self.refuses(c, refusal) {
                 let verdict = Verdict::Rejected(&refusal.text);
@@ -1682,42 +1944,37 @@ impl<'p, H: Host> Run<'_, 'p, H> {
                 return None;
             }
         }
-        let clauses: &'p [ir::Clause] = self.node(c).guard.as_ref().map_or(&[], |g| &g.clauses);
-        for clause in clauses {
+        let clauses: &'r [ir::Clause] = self.node(c).guard.as_ref().map_or(&[], |g| &g.clauses);
+        for (i, clause) in clauses.iter().enumerate() {
+            let which = Which::Clause(i);
             let accepts = match &clause.kind {
                 ClauseKind::Room(refusal) => !self.refuses(c, refusal),
-                ClauseKind::When(e) => self.condition(c, e),
-                ClauseKind::WhenLet { pat, expr, .. } => {
-                    let (pattern, expr) = (text(pat), text(expr));
-                    self.with_at(c, |h, at| h.matches(at, &expr, &pattern))
+                ClauseKind::When(_) => self.condition(c, which),
+                ClauseKind::WhenLet { .. } => {
+                    let pattern: &'r str = &self.site(c, which).pattern;
+                    self.ask(c, which, |h, at, e| h.matches(at, e, pattern))
                 }
-                ClauseKind::Score(e) => {
-                    let e = text(e);
-                    score = self.with_at(c, |h, at| h.score(at, &e));
+                ClauseKind::Score(_) => {
+                    score = self.ask(c, which, |h, at, e| h.score(at, e));
                     score > 0.0
                 }
-                ClauseKind::Every(d) => {
+                ClauseKind::Every(_) => {
                     let now = self.input.now;
                     if now < self.slot(c).keep.every {
                         false
                     } else {
-                        let d = self.seconds(c, d);
+                        let d = self.seconds(c, which);
                         self.slot(c).keep.every = now + d;
                         true
                     }
                 }
-                ClauseKind::Flags {
-                    stimuli,
-                    mode,
-                    expr,
-                } => {
+                ClauseKind::Flags { stimuli, mode, .. } => {
                     let have = if *stimuli {
                         self.input.stimuli
                     } else {
                         self.input.decision
                     };
-                    let expr = text(expr);
-                    let want = self.with_at(c, |h, at| h.flags(at, &expr));
+                    let want = self.ask(c, which, |h, at, e| h.flags(at, e));
                     match mode {
                         FlagMode::Any => have & want != 0,
                         FlagMode::All => have & want == want,
@@ -1741,12 +1998,11 @@ impl<'p, H: Host> Run<'_, 'p, H> {
     fn halt(&mut self, p: usize) {
         let node = self.node(p);
         match &node.kind {
-            Kind::Leaf { literal, .. } => {
+            Kind::Leaf { .. } => {
                 if self.slot(p).active {
                     self.slot(p).active = false;
                     self.trace(p, 2, Event::Halted);
-                    let literal = text(literal);
-                    self.with_at(p, |h, at| h.halt(at, &literal));
+                    self.ask(p, Which::Main, |h, at, leaf| h.halt(at, leaf));
                 }
             }
             Kind::Subtree { .. } => {
@@ -1845,67 +2101,64 @@ impl<'p, H: Host> Run<'_, 'p, H> {
 /// [`Run::latch`] read. [`Latch::of`] is the one place that says which
 /// kinds latch.
 #[derive(Clone, Copy)]
-enum Latch<'k> {
+enum Latch {
+    /// Which hooks it has.
     Scope {
-        enter: Option<&'k syn::Expr>,
-        tick: Option<&'k syn::Expr>,
-        exit: Option<&'k syn::Expr>,
+        enter: bool,
+        tick: bool,
+        exit: bool,
     },
-    Timeout(&'k syn::Expr),
-    Delay(&'k syn::Expr),
-    Every(&'k syn::Expr),
+    Timeout,
+    Delay,
+    Every,
+    /// Which hooks it has.
     After {
-        success: Option<&'k syn::Expr>,
-        failure: Option<&'k syn::Expr>,
-        finished: Option<&'k syn::Expr>,
-        halted: Option<&'k syn::Expr>,
+        success: bool,
+        failure: bool,
+        finished: bool,
+        halted: bool,
     },
     Precondition {
-        expr: &'k syn::Expr,
         then: Status,
         when: bool,
     },
     RunWhile {
-        expr: &'k syn::Expr,
         skip: Status,
     },
     Gate(u32),
-    GlobalCooldown(&'k syn::Expr),
+    GlobalCooldown,
 }
 
-impl<'k> Latch<'k> {
+impl Latch {
     /// `node`'s parts if it is a latched decorator.
-    fn of(node: &'k ir::Node) -> Option<Latch<'k>> {
+    fn of(node: &ir::Node) -> Option<Latch> {
         Some(match &node.kind {
             Kind::Scope { enter, tick, exit } => Latch::Scope {
-                enter: enter.as_ref(),
-                tick: tick.as_ref(),
-                exit: exit.as_ref(),
+                enter: enter.is_some(),
+                tick: tick.is_some(),
+                exit: exit.is_some(),
             },
-            Kind::Timeout(d) => Latch::Timeout(d),
-            Kind::Delay(d) => Latch::Delay(d),
-            Kind::Every(d) => Latch::Every(d),
+            Kind::Timeout(_) => Latch::Timeout,
+            Kind::Delay(_) => Latch::Delay,
+            Kind::Every(_) => Latch::Every,
             Kind::After {
                 success,
                 failure,
                 finished,
                 halted,
             } => Latch::After {
-                success: success.as_ref(),
-                failure: failure.as_ref(),
-                finished: finished.as_ref(),
-                halted: halted.as_ref(),
+                success: success.is_some(),
+                failure: failure.is_some(),
+                finished: finished.is_some(),
+                halted: halted.is_some(),
             },
-            Kind::Precondition {
-                expr, then, when, ..
-            } => Latch::Precondition {
-                expr,
+            Kind::Precondition { then, when, .. } => Latch::Precondition {
                 then: *then,
                 when: *when,
             },
-            Kind::RunWhile { expr, skip } => Latch::RunWhile { expr, skip: *skip },
+            Kind::RunWhile { skip, .. } => Latch::RunWhile { skip: *skip },
             Kind::Gate(n) => Latch::Gate(number(n)),
-            Kind::GlobalCooldown(d) => Latch::GlobalCooldown(d),
+            Kind::GlobalCooldown(_) => Latch::GlobalCooldown,
             Kind::Sequence
             | Kind::SequenceWithMemory
             | Kind::ReactiveSequence

@@ -614,7 +614,7 @@ impl Host for Interpreted<'_> {
             .fold(0, |a, b| a | b)
     }
 
-    fn arm(&mut self, _: &At, expr: &str, patterns: &[&str]) -> usize {
+    fn arm(&mut self, _: &At, expr: &str, patterns: &[String]) -> usize {
         let v = self.w.n(number(expr)).to_string();
         patterns
             .iter()
