@@ -68,6 +68,9 @@ use bt_runtime::shared::{Gate, GlobalCooldown, Rendezvous};
 use bt_runtime::{Outcome, Status};
 use quote::ToTokens;
 
+mod migrate;
+pub use migrate::Migration;
+
 /// Every tree of one `behavior_tree!` body, checked and lowered.
 pub struct Program {
     trees: Vec<Tree>,
@@ -554,7 +557,23 @@ impl Default for Keep {
 /// The state every agent of one tree shares: gates, global cooldowns and
 /// rendezvous (the compiled tree's `<Tree>Shared`).
 pub struct Shared {
-    nodes: Vec<SharedNode>,
+    /// One per node of each tree of the program; several versions of a
+    /// tree share the nodes that are the same ([`migrate`]).
+    nodes: Vec<std::sync::Arc<SharedNode>>,
+}
+
+impl Shared {
+    /// Gate permits and rendezvous places held now, by every agent: 0 once
+    /// every agent is reset.
+    pub fn held(&self) -> u32 {
+        (self.nodes.iter())
+            .map(|node| match &**node {
+                SharedNode::Gate(gate) => gate.inside(),
+                SharedNode::Rendezvous(r) => r.members(),
+                SharedNode::Cooldown(_) | SharedNode::None => 0,
+            })
+            .sum()
+    }
 }
 
 enum SharedNode {
@@ -904,15 +923,15 @@ impl<'p> Interpreter<'p> {
 
     /// Fresh shared state, for every agent that runs this tree.
     pub fn shared(&self) -> Shared {
-        let mut nodes: Vec<SharedNode> = (0..self.shared_len).map(|_| SharedNode::None).collect();
-        for (t, tree) in self.program.trees.iter().enumerate() {
-            for (id, node) in tree.ir.nodes.iter().enumerate() {
-                nodes[self.offsets[t] + id] = match node.row.info().shared {
+        let mut nodes = Vec::with_capacity(self.shared_len);
+        for tree in &self.program.trees {
+            for node in &tree.ir.nodes {
+                nodes.push(std::sync::Arc::new(match node.row.info().shared {
                     Some(kinds::Shared::Gate) => SharedNode::Gate(Gate::new()),
                     Some(kinds::Shared::Cooldown) => SharedNode::Cooldown(GlobalCooldown::new()),
                     Some(kinds::Shared::Rendezvous) => SharedNode::Rendezvous(Rendezvous::new()),
                     None => SharedNode::None,
-                };
+                }));
             }
         }
         Shared { nodes }

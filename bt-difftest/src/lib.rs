@@ -11,6 +11,7 @@
 
 pub mod btcpp;
 pub mod btcpp_gen;
+pub mod edit;
 pub mod generator;
 pub mod xml_check;
 
@@ -673,10 +674,24 @@ impl Host for Interpreted<'_> {
 /// Runs tree `name` of `program` through `episode` in the interpreter;
 /// lines as [`drive`] writes them.
 pub fn interpret(program: &Program, name: &str, episode: &Episode) -> Vec<String> {
-    let tree: Interpreter = program
+    interpret_edited(program, None, name, episode)
+}
+
+/// Like [`interpret`], and before tick `at` of `edited`, the tree is
+/// replaced by the same tree of the edited program: the shared state and
+/// every agent migrate ([`Interpreter::migrate`]), and the line of the
+/// migration (`t{at} a{i} migrate: ..`) shows what halting it did. After the
+/// final resets, no gate permit or rendezvous place is held.
+pub fn interpret_edited(
+    program: &Program,
+    edited: Option<(&Program, usize)>,
+    name: &str,
+    episode: &Episode,
+) -> Vec<String> {
+    let mut tree: Interpreter = program
         .interpreter(name)
         .expect("the tree is in the program");
-    let shared = tree.shared();
+    let mut shared = tree.shared();
     let mut agents: Vec<(W, HashMap<usize, u32>, _)> = episode
         .seeds
         .iter()
@@ -684,6 +699,38 @@ pub fn interpret(program: &Program, name: &str, episode: &Episode) -> Vec<String
         .collect();
     let mut lines = Vec::new();
     for (t, (now, steps)) in episode.ticks.iter().enumerate() {
+        if let Some((new_program, at)) = edited
+            && at == t
+        {
+            let new = new_program
+                .interpreter(name)
+                .expect("the edited program has the tree");
+            let migration = new.migration(&tree);
+            let new_shared = new.migrate_shared(&migration, &tree, &shared);
+            for (i, (w, runs, state)) in agents.iter_mut().enumerate() {
+                let mut host = Interpreted {
+                    w,
+                    runs: std::mem::take(runs),
+                    hooks: None,
+                };
+                let (fresh, moved) =
+                    new.migrate(&migration, &tree, state, &shared, &mut host, *now);
+                *runs = moved
+                    .iter()
+                    .filter_map(|(o, q)| Some((*q, host.runs.remove(o)?)))
+                    .collect();
+                assert!(
+                    host.runs.is_empty(),
+                    "agent {i}: leaf runs {:?} neither moved nor halted",
+                    host.runs
+                );
+                *state = fresh;
+                let events = w.take();
+                lines.push(line(t, i, "migrate".into(), events));
+            }
+            tree = new;
+            shared = new_shared;
+        }
         for (i, (step, (w, runs, state))) in steps.iter().zip(&mut agents).enumerate() {
             let mut host = Interpreted {
                 w,
@@ -721,5 +768,10 @@ pub fn interpret(program: &Program, name: &str, episode: &Episode) -> Vec<String
         tree.reset(state, &shared, &mut host);
         finish(i, w, &mut lines);
     }
+    assert_eq!(
+        shared.held(),
+        0,
+        "permits or places held after every agent's reset"
+    );
     lines
 }

@@ -1,0 +1,555 @@
+//! Moving agents from one version of a tree to another: what hot reload
+//! does between two ticks.
+//!
+//! **Identity.** A node of the new tree is the same node as one of the old
+//! when both have the same identity:
+//! - a labelled node: its label, in its tree instance (the root tree, or
+//!   the `subtree` node that embeds it);
+//! - any other node: the nearest enclosing labelled node (or `subtree`
+//!   node, or the instance's top), its kind, what it evaluates when that
+//!   names it (a condition's, action's or instant's text, a leaf's type, an
+//!   embedded tree's name), and how many nodes of that kind and text come
+//!   before it under that same anchor, in source order.
+//!
+//! Numbers are not part of identity: a `timeout(3)` edited to `timeout(4)`
+//! is the same node, and keeps its start time. Nodes of different kinds are
+//! never the same. Reordering children keeps identities unless two
+//! unlabelled siblings of the same kind and text swap places; a label pins
+//! a node's identity anywhere in its tree.
+//!
+//! **What moves.** Every node that is the same keeps what outlives
+//! activity (cooldowns, `run_once` marks, `every` periods, a `sequential`
+//! or `shuffle` group's place in its round). A running node keeps its
+//! running state when its counterpart can run in the new tree: its new
+//! ancestors are running with it, either because they are the same nodes
+//! (and were running), or because the edit put them there and entering
+//! them has no effect of its own (composites, status decorators,
+//! `timeout`, `delay`, `run_while`, `after`, a `scope` without an `enter`
+//! hook, `repeat`, `retry`, and `if_then_else` around its condition). A node
+//! whose new parent can run only one child at a time and would run two
+//! keeps the first, in source order.
+//!
+//! **What is halted.** Every running node of the old tree whose state does
+//! not move is halted exactly once, deepest first, before the new tree
+//! ticks: a leaf's `halt`, a scope's `exit` hook, an `after`'s `halted`
+//! hook, a gate's permit and a rendezvous place given back. Its
+//! descendants whose state moves are not halted.
+
+use super::*;
+use std::collections::HashMap;
+
+/// How the places of one laid-out tree correspond to another's: worked out
+/// once per pair of versions ([`Interpreter::migration`]), used for every
+/// agent.
+#[derive(Clone, Debug)]
+pub struct Migration {
+    /// The new place of each old place that is the same node.
+    to: Vec<Option<usize>>,
+    /// The old place of each new place that is the same node.
+    from: Vec<Option<usize>>,
+}
+
+impl Migration {
+    /// The new place that is the same node as old place `old`.
+    pub fn to(&self, old: usize) -> Option<usize> {
+        self.to.get(old).copied().flatten()
+    }
+
+    /// The old place that is the same node as new place `new`.
+    pub fn from(&self, new: usize) -> Option<usize> {
+        self.from.get(new).copied().flatten()
+    }
+
+    /// How many nodes of the new tree have a counterpart in the old.
+    pub fn kept(&self) -> usize {
+        self.from.iter().flatten().count()
+    }
+}
+
+/// A node's identity within its layout (see the module docs).
+fn identities(layout: &Interpreter) -> Vec<String> {
+    let n = layout.places.len();
+    let mut parent = vec![None; n];
+    for (p, place) in layout.places.iter().enumerate() {
+        for &c in &place.children {
+            parent[c] = Some(p);
+        }
+    }
+    let node = |p: usize| {
+        let place = &layout.places[p];
+        &layout.program.trees[place.tree].ir.nodes[place.node]
+    };
+    let is_subtree = |p: usize| matches!(node(p).kind, Kind::Subtree { .. });
+    let mut keys: Vec<String> = Vec::with_capacity(n);
+    let mut counts: HashMap<String, usize> = HashMap::new();
+    for p in 0..n {
+        // The instance's scope: the key of the subtree node above, if any.
+        let mut up = parent[p];
+        while let Some(q) = up
+            && !is_subtree(q)
+        {
+            up = parent[q];
+        }
+        let scope = up.map_or("", |q| keys[q].as_str()).to_string();
+        let nd = node(p);
+        let key = if let Some(label) = &nd.label {
+            format!("{scope}'{label}")
+        } else {
+            let mut up = parent[p];
+            while let Some(q) = up
+                && node(q).label.is_none()
+                && !is_subtree(q)
+            {
+                up = parent[q];
+            }
+            let anchor = up.map_or("", |q| keys[q].as_str());
+            let what = match &nd.kind {
+                Kind::Cond(e) | Kind::Action(e) | Kind::Instant(e) => text(e),
+                Kind::Monitor { expr, .. } => text(expr),
+                Kind::Leaf { path, .. } => text(path),
+                Kind::Subtree { path, .. } => embedded(path),
+                Kind::Constant(status) => format!("{status:?}"),
+                _ => String::new(),
+            };
+            let signature = format!("{anchor}/{:?}:{what}", nd.row);
+            let count = counts.entry(signature.clone()).or_default();
+            *count += 1;
+            format!("{signature}#{count}")
+        };
+        keys.push(key);
+    }
+    keys
+}
+
+/// Whether the edit may put a node of this kind around a running node
+/// without halting it: entering the node has no effect of its own. `child`
+/// is the position of the running child.
+fn enters_freely(kind: &Kind, child: usize) -> bool {
+    match kind {
+        Kind::Sequence
+        | Kind::SequenceWithMemory
+        | Kind::Select
+        | Kind::AsyncSequence
+        | Kind::AsyncSelect
+        | Kind::TryCatch
+        | Kind::ReactiveSequence
+        | Kind::ReactiveSelect
+        | Kind::WhileDoElse
+        | Kind::Parallel { .. }
+        | Kind::ParallelAll { .. }
+        | Kind::Switch(_)
+        | Kind::Invert
+        | Kind::ForceSuccess
+        | Kind::ForceFailure
+        | Kind::KeepRunningUntilFailure
+        | Kind::Repeat(_)
+        | Kind::Retry(_)
+        | Kind::Cooldown(_)
+        | Kind::RunOnce { .. }
+        | Kind::Timeout(_)
+        | Kind::Delay(_)
+        | Kind::RunWhile { .. }
+        | Kind::After { .. } => true,
+        Kind::Scope { enter, .. } => enter.is_none(),
+        Kind::IfThenElse => child == 0,
+        // A guard, a condition, a permit, a period, an item or a place
+        // would have to be checked or taken.
+        Kind::Decider { .. }
+        | Kind::Precondition { .. }
+        | Kind::Every(_)
+        | Kind::Gate(_)
+        | Kind::GlobalCooldown(_)
+        | Kind::Rendezvous { .. }
+        | Kind::ForEach { .. }
+        | Kind::Subtree { .. } => false,
+        Kind::Wait(_)
+        | Kind::Sync { .. }
+        | Kind::Request { .. }
+        | Kind::Monitor { .. }
+        | Kind::Cond(_)
+        | Kind::Action(_)
+        | Kind::Instant(_)
+        | Kind::Constant(_)
+        | Kind::Leaf { .. } => false,
+    }
+}
+
+/// Kinds that run at most one child at a time.
+fn one_child(kind: &Kind) -> bool {
+    !matches!(kind, Kind::Parallel { .. } | Kind::ParallelAll { .. })
+}
+
+impl Interpreter<'_> {
+    fn kind(&self, p: usize) -> &Kind {
+        let place = &self.places[p];
+        &self.program.trees[place.tree].ir.nodes[place.node].kind
+    }
+
+    fn row(&self, p: usize) -> kinds::Kind {
+        let place = &self.places[p];
+        self.program.trees[place.tree].ir.nodes[place.node].row
+    }
+
+    /// Which places of this tree are the same nodes as places of `old`
+    /// (see the [module docs](self) for the rule).
+    pub fn migration(&self, old: &Interpreter) -> Migration {
+        let new_keys = identities(self);
+        let by_key: HashMap<&str, usize> = (new_keys.iter().enumerate())
+            .map(|(q, k)| (k.as_str(), q))
+            .collect();
+        let mut to = vec![None; old.places.len()];
+        let mut from = vec![None; self.places.len()];
+        for (o, key) in identities(old).iter().enumerate() {
+            if let Some(&q) = by_key.get(key.as_str())
+                && old.row(o) == self.row(q)
+            {
+                to[o] = Some(q);
+                from[q] = Some(o);
+            }
+        }
+        Migration { to, from }
+    }
+
+    /// Shared state for this tree that keeps `old`'s gates, global
+    /// cooldowns and rendezvous where they are the same nodes: agents of
+    /// both versions count in the same objects while they migrate.
+    pub fn migrate_shared(
+        &self,
+        migration: &Migration,
+        old: &Interpreter,
+        shared: &Shared,
+    ) -> Shared {
+        let mut fresh = self.shared();
+        for (q, o) in migration.from.iter().enumerate() {
+            let Some(o) = *o else { continue };
+            let (op, qp) = (&old.places[o], &self.places[q]);
+            let old_index = old.offsets[op.tree] + op.node;
+            let new_index = self.offsets[qp.tree] + qp.node;
+            if !matches!(*shared.nodes[old_index], SharedNode::None) {
+                fresh.nodes[new_index] = std::sync::Arc::clone(&shared.nodes[old_index]);
+            }
+        }
+        fresh
+    }
+
+    /// Which places of `agent` hold running state: a node is live when it
+    /// runs (as its parent or its own state says).
+    fn live(&self, agent: &Agent) -> Vec<bool> {
+        let mut live = vec![false; self.places.len()];
+        self.walk(agent, 0, false, &mut live);
+        live
+    }
+
+    fn walk(&self, agent: &Agent, p: usize, claimed: bool, live: &mut [bool]) -> bool {
+        let s = &agent.slots[p];
+        let children = &self.places[p].children;
+        let each = |live: &mut [bool], claim: &dyn Fn(usize) -> bool| {
+            let mut any = false;
+            for (i, &c) in children.iter().enumerate() {
+                any |= self.walk(agent, c, claim(i), live);
+            }
+            any
+        };
+        let is = match self.kind(p) {
+            Kind::Cond(_) | Kind::Action(_) | Kind::Instant(_) | Kind::Constant(_) => claimed,
+            Kind::Monitor { .. } | Kind::Request { .. } => false,
+            Kind::Leaf { .. } => s.active,
+            Kind::Wait(_) => s.started.is_some(),
+            Kind::Sync { .. } => s.arrived || claimed,
+            Kind::Invert
+            | Kind::ForceSuccess
+            | Kind::ForceFailure
+            | Kind::KeepRunningUntilFailure
+            | Kind::Cooldown(_)
+            | Kind::RunOnce { .. } => {
+                let below = each(live, &|_| claimed);
+                claimed || below
+            }
+            Kind::Repeat(_) | Kind::Retry(_) => {
+                let below = each(live, &|_| claimed);
+                claimed || below || s.count > 0 || s.active || s.running
+            }
+            Kind::Parallel { .. } | Kind::ParallelAll { .. } => {
+                let entered = claimed || (s.succeeded | s.failed) != 0;
+                let done = s.succeeded | s.failed;
+                let below = each(live, &|i| entered && done & (1 << i) == 0);
+                entered || below
+            }
+            Kind::Scope { .. }
+            | Kind::Timeout(_)
+            | Kind::Every(_)
+            | Kind::After { .. }
+            | Kind::Precondition { .. }
+            | Kind::RunWhile { .. }
+            | Kind::Gate(_)
+            | Kind::GlobalCooldown(_) => {
+                each(live, &|_| s.active);
+                s.active
+            }
+            Kind::Delay(_) => {
+                each(live, &|_| s.active && s.passed);
+                s.active
+            }
+            Kind::ForEach { .. } => {
+                each(live, &|_| s.child.is_some());
+                s.active
+            }
+            Kind::Rendezvous { .. } => {
+                each(live, &|_| s.member.phase == rt::Phase::Meeting);
+                s.member.phase != rt::Phase::Idle
+            }
+            Kind::Subtree { .. } => {
+                each(live, &|_| s.active);
+                s.active
+            }
+            Kind::Sequence
+            | Kind::SequenceWithMemory
+            | Kind::Select
+            | Kind::AsyncSequence
+            | Kind::AsyncSelect
+            | Kind::TryCatch
+            | Kind::ReactiveSequence
+            | Kind::ReactiveSelect
+            | Kind::IfThenElse
+            | Kind::WhileDoElse
+            | Kind::Switch(_)
+            | Kind::Decider { .. } => {
+                let running = s.child;
+                each(live, &|i| running == Some(i));
+                running.is_some() || s.start != 0
+            }
+        };
+        live[p] = is;
+        is
+    }
+
+    /// Moves `agent`, a state of `old`, to this tree, as [`Migration`]
+    /// says which nodes are the same (see the [module docs](self)): first
+    /// halts, in `old` with `old_shared`, each running node whose state
+    /// does not move, deepest first; then returns the new state and each
+    /// pair of places (old, new) whose running state moved, for a host
+    /// that keeps state per place (a leaf's memory). `now` is when the
+    /// move happens: what the edit puts around a running node counts as
+    /// entered then.
+    pub fn migrate(
+        &self,
+        migration: &Migration,
+        old: &Interpreter,
+        agent: &mut Agent,
+        old_shared: &Shared,
+        host: &mut impl Host,
+        now: f64,
+    ) -> (Agent, Vec<(usize, usize)>) {
+        let live_old = old.live(agent);
+        let n = self.places.len();
+        let mut parent = vec![None; n];
+        for (p, place) in self.places.iter().enumerate() {
+            for &c in &place.children {
+                parent[c] = Some(p);
+            }
+        }
+        // The new places whose old counterparts run.
+        let mut wanted: Vec<bool> = (0..n)
+            .map(|q| migration.from(q).is_some_and(|o| live_old[o]))
+            .collect();
+        // Running in the new tree: the wanted places and their ancestors,
+        // less what cannot run there; repeated until nothing is dropped.
+        let live = loop {
+            let mut live = vec![false; n];
+            for q in (0..n).filter(|&q| wanted[q]) {
+                let mut up = Some(q);
+                while let Some(r) = up
+                    && !live[r]
+                {
+                    live[r] = true;
+                    up = parent[r];
+                }
+            }
+            let mut dropped = false;
+            for q in (0..n).filter(|&q| live[q]) {
+                let children = &self.places[q].children;
+                let running: Vec<usize> =
+                    (0..children.len()).filter(|&i| live[children[i]]).collect();
+                let moved = migration.from(q).is_some_and(|o| live_old[o]);
+                let drop_from = if !moved
+                    && let Some(&first) = running.first()
+                    && !enters_freely(self.kind(q), first)
+                {
+                    Some(0)
+                } else if one_child(self.kind(q)) && running.len() > 1 {
+                    Some(1)
+                } else {
+                    None
+                };
+                if let Some(from) = drop_from {
+                    for &i in &running[from..] {
+                        self.unwant(children[i], &mut wanted);
+                    }
+                    dropped = true;
+                }
+            }
+            if !dropped {
+                break live;
+            }
+        };
+        // Halt what does not move, deepest first.
+        let mut run = Run {
+            layout: old,
+            agent,
+            shared: old_shared,
+            host,
+            input: Input {
+                now,
+                ..Input::default()
+            },
+            roles: Vec::new(),
+            limit: None,
+            hooks: false,
+        };
+        for o in (0..old.places.len()).rev() {
+            if live_old[o] && !migration.to(o).is_some_and(|q| live[q]) {
+                run.release_own(o);
+            }
+        }
+        // The new state.
+        let mut fresh = self.agent();
+        let mut moved = Vec::new();
+        for q in 0..n {
+            let o = migration.from(q);
+            let slot = &mut fresh.slots[q];
+            if let Some(o) = o {
+                slot.keep = agent.slots[o].keep.clone();
+                self.remap_keep(migration, old, o, q, &mut slot.keep);
+            }
+            if !live[q] {
+                continue;
+            }
+            let children = &self.places[q].children;
+            let running = (0..children.len()).find(|&i| live[children[i]]);
+            match o.filter(|&o| live_old[o]) {
+                Some(o) => {
+                    moved.push((o, q));
+                    let keep = core::mem::take(&mut slot.keep);
+                    *slot = agent.slots[o].clone();
+                    slot.keep = keep;
+                    let map = |i: usize| {
+                        let c = old.places[o].children.get(i)?;
+                        let c = migration.to(*c)?;
+                        children.iter().position(|&x| x == c)
+                    };
+                    if slot.child.is_some() {
+                        slot.child = running;
+                    }
+                    if slot.start != 0 {
+                        slot.start = map(slot.start).unwrap_or(0);
+                    }
+                    let bits = |old_bits: u128| {
+                        (0..128)
+                            .filter(|&i| old_bits & (1 << i) != 0)
+                            .filter_map(map)
+                            .fold(0u128, |acc, i| acc | 1 << i)
+                    };
+                    slot.succeeded = bits(slot.succeeded);
+                    slot.failed = bits(slot.failed);
+                }
+                None => {
+                    // Put around a running node by the edit: entered now.
+                    slot.since = now;
+                    match self.kind(q) {
+                        Kind::Parallel { .. } | Kind::ParallelAll { .. } => {}
+                        Kind::Repeat(None) | Kind::Retry(None) => {
+                            slot.active = true;
+                            slot.running = true;
+                        }
+                        Kind::SequenceWithMemory => {
+                            slot.child = running;
+                            slot.keep.next = running.unwrap_or(0);
+                        }
+                        Kind::Delay(_) => {
+                            slot.active = true;
+                            slot.passed = true;
+                        }
+                        _ => {
+                            slot.child = running;
+                            slot.active = true;
+                        }
+                    }
+                }
+            }
+        }
+        // Armed monitors.
+        for o in 0..old.places.len() {
+            if let Kind::Monitor { index, .. } = old.kind(o)
+                && agent.armed[old.places[o].instance] & (1 << index) != 0
+                && let Some(q) = migration.to(o)
+                && let Kind::Monitor { index: new, .. } = self.kind(q)
+            {
+                fresh.armed[self.places[q].instance] |= 1 << new;
+            }
+        }
+        (fresh, moved)
+    }
+
+    /// The wanted places at and below `q` are not wanted any more.
+    fn unwant(&self, q: usize, wanted: &mut [bool]) {
+        wanted[q] = false;
+        for &c in &self.places[q].children {
+            self.unwant(c, wanted);
+        }
+    }
+
+    /// What outlives activity names children by position: their new
+    /// positions.
+    fn remap_keep(
+        &self,
+        migration: &Migration,
+        old: &Interpreter,
+        o: usize,
+        q: usize,
+        keep: &mut Keep,
+    ) {
+        let map = |i: usize| {
+            let c = old.places[o].children.get(i)?;
+            let c = migration.to(*c)?;
+            self.places[q].children.iter().position(|&x| x == c)
+        };
+        keep.next = map(keep.next).unwrap_or(0);
+        keep.used = (0..128)
+            .filter(|&i| keep.used & (1 << i) != 0)
+            .filter_map(map)
+            .fold(0, |acc, i| acc | 1 << i);
+    }
+}
+
+impl<H: Host> Run<'_, '_, H> {
+    /// Gives back what the node at place `p` holds itself, leaving its
+    /// children as they are: halting one node of a tree whose other nodes
+    /// move on.
+    fn release_own(&mut self, p: usize) {
+        let node = self.node(p);
+        match &node.kind {
+            Kind::Leaf { .. } => {
+                if self.slot(p).active {
+                    self.slot(p).active = false;
+                    self.trace(p, 2, Event::Halted);
+                    self.ask(p, Which::Main, |h, at, leaf| h.halt(at, leaf));
+                }
+            }
+            Kind::Rendezvous { n, .. } => {
+                if self.slot(p).member.phase != rt::Phase::Idle {
+                    let generation = self.slot(p).member.generation;
+                    rt::rendezvous_leave(self.rendezvous(p), generation, number(n));
+                }
+                self.slot(p).member = rt::Member::default();
+            }
+            _ => {
+                if self.slot(p).active
+                    && let Some(latch) = Latch::of(node)
+                {
+                    self.slot(p).active = false;
+                    self.release(p, latch, true);
+                }
+            }
+        }
+    }
+}
