@@ -34,6 +34,17 @@ pub const MAX_RECURSION_LIMIT: u32 = 328;
 pub const RECURSION_MARGIN: u32 = 28;
 
 pub fn check(input: &Input, errors: &mut Errors) {
+    check_with(
+        input,
+        cfg!(feature = "serde"),
+        cfg!(feature = "reflect"),
+        errors,
+    );
+}
+
+/// [`check`], with the runtime's `serde` and `bevy_reflect` features on or
+/// off as given: the interpreter derives nothing, so it takes them as on.
+pub fn check_with(input: &Input, serde: bool, reflect: bool, errors: &mut Errors) {
     tree_names_are_unique(input, errors);
     trees_do_not_embed_themselves(input, errors);
     embedded_trees_match(input, "serde", |t| t.serde, "saved", errors);
@@ -46,8 +57,8 @@ pub fn check(input: &Input, errors: &mut Errors) {
         depth_fits(tree, errors);
         labels_are_unique(tree, errors);
         at_most_one_context(tree, errors);
-        serde_is_available(tree, cfg!(feature = "serde"), errors);
-        reflect_is_available(tree, cfg!(feature = "reflect"), errors);
+        serde_is_available(tree, serde, errors);
+        reflect_is_available(tree, reflect, errors);
         if !tree.header_broken {
             activation_times_need_a_context(tree, errors);
         }

@@ -9,11 +9,21 @@
 //! source text of the expression and the node it stands in, so a host can
 //! script it, bind it to closures, or evaluate it some other way.
 //!
-//! It is written for clarity, not speed: each node's state is a plain
-//! record, ticking recurses, and halting walks the subtree. It serves as
-//! the executable specification that the generated code is checked against
+//! It is written for clarity first: each node's state is a plain record,
+//! ticking recurses, and halting walks the subtree. It serves as the
+//! executable specification that the generated code is checked against
 //! (the differential tests compare both, call for call, on random trees),
-//! and as the base of tools that run trees without rebuilding.
+//! and as the base of tools that run trees without rebuilding. A tick does
+//! no string work and allocates nothing (a tree with rendezvous allocates
+//! the stack of roles once per tick): expressions' texts are worked out
+//! when the tree is laid out, and [`Interpreter::resolve`] gives each an
+//! index that [`At::index`] carries, so a host with compiled code for each
+//! expression reaches it through a table.
+//!
+//! A tree whose source changed can take over running agents: a
+//! [`Migration`] says which nodes of the new version are the same as nodes
+//! of the old, and [`Interpreter::migrate`] moves each agent's state,
+//! halting exactly once what vanished.
 //!
 //! ```
 //! use bt_compiler::interpret::{At, Host, Input, Program};
@@ -153,7 +163,9 @@ impl Program {
     pub fn from_tokens(tokens: proc_macro2::TokenStream) -> Result<Program, Vec<Diagnostic>> {
         let mut errors = Errors::default();
         let input = crate::parse::parse(tokens, &mut errors);
-        crate::check::check(&input, &mut errors);
+        // What derives need is rustc's to check: the interpreter derives
+        // nothing.
+        crate::check::check_with(&input, true, true, &mut errors);
         if !errors.is_empty() {
             return Err(errors.diagnostics());
         }
@@ -228,11 +240,9 @@ impl Program {
     }
 
     /// Like [`Program::interpreter`], owning a share of the program: an
-    /// interpreter that can be kept and sent anywhere.
-    pub fn into_interpreter(
-        self: std::sync::Arc<Self>,
-        name: &str,
-    ) -> Option<Interpreter<'static>> {
+    /// interpreter that can be kept anywhere on this thread (a program
+    /// holds the compiler's token trees, which stay on one thread).
+    pub fn into_interpreter(self: std::rc::Rc<Self>, name: &str) -> Option<Interpreter<'static>> {
         Interpreter::new(Holder::Shared(self), name)
     }
 }
@@ -558,7 +568,7 @@ impl Default for Keep {
 /// rendezvous (the compiled tree's `<Tree>Shared`).
 pub struct Shared {
     /// One per node of each tree of the program; several versions of a
-    /// tree share the nodes that are the same ([`migrate`]).
+    /// tree share the nodes that are the same ([`Interpreter::migrate_shared`]).
     nodes: Vec<std::sync::Arc<SharedNode>>,
 }
 
@@ -586,7 +596,7 @@ enum SharedNode {
 /// The program an interpreter runs: borrowed, or a share of it.
 enum Holder<'p> {
     Borrowed(&'p Program),
-    Shared(std::sync::Arc<Program>),
+    Shared(std::rc::Rc<Program>),
 }
 
 impl core::ops::Deref for Holder<'_> {
@@ -913,6 +923,13 @@ impl<'p> Interpreter<'p> {
         &self.program.trees[self.places[0].tree]
     }
 
+    /// How many places the laid-out tree has: its nodes, with every
+    /// embedded tree's nodes at each place it is embedded. [`At::place`] is
+    /// below this.
+    pub fn places(&self) -> usize {
+        self.places.len()
+    }
+
     /// A new agent: nothing running, nothing remembered.
     pub fn agent(&self) -> Agent {
         Agent {
@@ -963,6 +980,7 @@ impl<'p> Interpreter<'p> {
         let hooks = host.hooks();
         let mut run = Run {
             layout: self,
+            program: &self.program,
             agent,
             shared,
             host,
@@ -983,6 +1001,7 @@ impl<'p> Interpreter<'p> {
     pub fn reset(&self, agent: &mut Agent, shared: &Shared, host: &mut impl Host) {
         let mut run = Run {
             layout: self,
+            program: &self.program,
             agent,
             shared,
             host,
@@ -1015,6 +1034,8 @@ impl<'p> Interpreter<'p> {
 /// One tick (or reset) of one agent.
 struct Run<'r, 'p, H> {
     layout: &'r Interpreter<'p>,
+    /// The layout's program.
+    program: &'r Program,
     agent: &'r mut Agent,
     shared: &'r Shared,
     host: &'r mut H,
@@ -1027,11 +1048,13 @@ struct Run<'r, 'p, H> {
 }
 
 impl<'r, H: Host> Run<'r, '_, H> {
+    #[inline]
     fn node(&self, p: usize) -> &'r ir::Node {
         let place = &self.layout.places[p];
-        &self.layout.program.trees[place.tree].ir.nodes[place.node]
+        &self.program.trees[place.tree].ir.nodes[place.node]
     }
 
+    #[inline]
     fn child(&self, p: usize, i: usize) -> usize {
         self.layout.places[p].children[i]
     }
@@ -1040,6 +1063,7 @@ impl<'r, H: Host> Run<'r, '_, H> {
         self.layout.places[p].children.len()
     }
 
+    #[inline]
     fn slot(&mut self, p: usize) -> &mut Slot {
         &mut self.agent.slots[p]
     }
@@ -1053,7 +1077,7 @@ impl<'r, H: Host> Run<'r, '_, H> {
     fn at_site<R>(&mut self, p: usize, site: Option<&Site>, f: impl FnOnce(&mut H, &At) -> R) -> R {
         let place = &self.layout.places[p];
         let at = At {
-            tree: &self.layout.program.trees[place.tree].name,
+            tree: &self.program.trees[place.tree].name,
             node: place.node,
             place: p,
             roles: &self.roles,
@@ -1233,7 +1257,7 @@ impl<'r, H: Host> Run<'r, '_, H> {
             (Kind::Leaf { .. }, _) => p,
             (_, ir::Shape::LeafOf(leaf)) => {
                 let leaf = *leaf;
-                let tree = &self.layout.program.trees[self.layout.places[p].tree].ir;
+                let tree = &self.program.trees[self.layout.places[p].tree].ir;
                 // The leaf's ancestors up to this node, outermost last.
                 let mut path = vec![leaf];
                 while let Some(parent) = tree.nodes[*path.last().expect("not empty")].parent
@@ -1901,7 +1925,7 @@ impl<'r, H: Host> Run<'r, '_, H> {
             let child = self.id(p, k);
             if !fresh {
                 let place = &self.layout.places[p];
-                let active_for = self.layout.program.trees[place.tree]
+                let active_for = self.program.trees[place.tree]
                     .activation_times
                     .then(|| self.input.now - self.agent.slots[p].since);
                 self.trace(p, 4, Event::Continue { child, active_for });

@@ -5,7 +5,7 @@ use crate::alloc::{self, Usage};
 use crate::peers::{self, Unsupported};
 use crate::spec::{self, Spec};
 use crate::world::{Agent, Checksum, Scenario};
-use crate::{dyn_tree, hand, ours};
+use crate::{dyn_tree, hand, interpreted, ours};
 use bt::Status;
 
 /// A reference tree.
@@ -77,11 +77,20 @@ pub enum Imp {
     Bhv,
     /// Boxed `dyn Node` objects.
     Dyn,
+    /// The interpreter with compiled expressions, as hot reload runs trees.
+    Interpreted,
 }
 
 impl Imp {
     /// Every implementation, in report order.
-    pub const ALL: [Imp; 5] = [Imp::Ours, Imp::Hand, Imp::Bonsai, Imp::Bhv, Imp::Dyn];
+    pub const ALL: [Imp; 6] = [
+        Imp::Ours,
+        Imp::Hand,
+        Imp::Bonsai,
+        Imp::Bhv,
+        Imp::Dyn,
+        Imp::Interpreted,
+    ];
 
     /// Short name used in benchmark ids and the report.
     pub fn name(self) -> &'static str {
@@ -91,12 +100,13 @@ impl Imp {
             Imp::Bonsai => "bonsai-bt",
             Imp::Bhv => "bhv",
             Imp::Dyn => "boxed-dyn",
+            Imp::Interpreted => "interpreted",
         }
     }
 
     /// Whether its leaves are told when they are abandoned.
     pub fn has_halts(self) -> bool {
-        matches!(self, Imp::Ours | Imp::Hand | Imp::Dyn)
+        matches!(self, Imp::Ours | Imp::Hand | Imp::Dyn | Imp::Interpreted)
     }
 }
 
@@ -182,6 +192,15 @@ pub fn population(
         (Imp::Hand, TreeId::Small) => pop(agents, hand::SmallHand::default, hand::SmallHand::tick),
         (Imp::Hand, TreeId::Guard) => pop(agents, hand::GuardHand::default, hand::GuardHand::tick),
         (Imp::Hand, TreeId::Large) => pop(agents, hand::LargeHand::default, hand::LargeHand::tick),
+        (Imp::Interpreted, _) => {
+            let tree = std::rc::Rc::new(interpreted::Tree::new(match tree {
+                TreeId::Small => "Small",
+                TreeId::Guard => "Guard",
+                TreeId::Large => "Large",
+            }));
+            let make = std::rc::Rc::clone(&tree);
+            pop(agents, move || make.state(), move |s, a| tree.tick(s, a))
+        }
         (Imp::Dyn, _) => pop(
             agents,
             move || dyn_tree::build(&spec),

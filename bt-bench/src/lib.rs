@@ -14,6 +14,7 @@ pub mod decider;
 pub mod dyn_tree;
 pub mod hand;
 pub mod harness;
+pub mod interpreted;
 pub mod ours;
 pub mod peers;
 pub mod report;

@@ -70,6 +70,19 @@ fn generated_trees_do_not_allocate_while_ticking() {
     }
 }
 
+/// Hot reload's engine: the interpreter with compiled expressions reached
+/// by index allocates nothing per tick either.
+#[test]
+fn the_interpreted_tick_does_not_allocate() {
+    for tree in TreeId::ALL {
+        for &scenario in tree.scenarios() {
+            let per_tick =
+                harness::allocations_per_tick(Imp::Interpreted, tree, scenario, 100, 200).unwrap();
+            assert_eq!(per_tick, 0.0, "{tree:?}/{scenario:?}");
+        }
+    }
+}
+
 #[test]
 fn generated_sources_are_up_to_date() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));

@@ -677,7 +677,7 @@ pub fn interpret(program: &Program, name: &str, episode: &Episode) -> Vec<String
     interpret_edited(program, None, name, episode)
 }
 
-/// Like [`interpret`], and before tick `at` of `edited`, the tree is
+/// Like [`interpret()`], and before tick `at` of `edited`, the tree is
 /// replaced by the same tree of the edited program: the shared state and
 /// every agent migrate ([`Interpreter::migrate`]), and the line of the
 /// migration (`t{at} a{i} migrate: ..`) shows what halting it did. After the

@@ -1,46 +1,47 @@
 //! Moving agents from one version of a tree to another: what hot reload
-//! does between two ticks.
-//!
-//! **Identity.** A node of the new tree is the same node as one of the old
-//! when both have the same identity:
-//! - a labelled node: its label, in its tree instance (the root tree, or
-//!   the `subtree` node that embeds it);
-//! - any other node: the nearest enclosing labelled node (or `subtree`
-//!   node, or the instance's top), its kind, what it evaluates when that
-//!   names it (a condition's, action's or instant's text, a leaf's type, an
-//!   embedded tree's name), and how many nodes of that kind and text come
-//!   before it under that same anchor, in source order.
-//!
-//! Numbers are not part of identity: a `timeout(3)` edited to `timeout(4)`
-//! is the same node, and keeps its start time. Nodes of different kinds are
-//! never the same. Reordering children keeps identities unless two
-//! unlabelled siblings of the same kind and text swap places; a label pins
-//! a node's identity anywhere in its tree.
-//!
-//! **What moves.** Every node that is the same keeps what outlives
-//! activity (cooldowns, `run_once` marks, `every` periods, a `sequential`
-//! or `shuffle` group's place in its round). A running node keeps its
-//! running state when its counterpart can run in the new tree: its new
-//! ancestors are running with it, either because they are the same nodes
-//! (and were running), or because the edit put them there and entering
-//! them has no effect of its own (composites, status decorators,
-//! `timeout`, `delay`, `run_while`, `after`, a `scope` without an `enter`
-//! hook, `repeat`, `retry`, and `if_then_else` around its condition). A node
-//! whose new parent can run only one child at a time and would run two
-//! keeps the first, in source order.
-//!
-//! **What is halted.** Every running node of the old tree whose state does
-//! not move is halted exactly once, deepest first, before the new tree
-//! ticks: a leaf's `halt`, a scope's `exit` hook, an `after`'s `halted`
-//! hook, a gate's permit and a rendezvous place given back. Its
-//! descendants whose state moves are not halted.
+//! does between two ticks. See [`Migration`].
 
 use super::*;
 use std::collections::HashMap;
 
 /// How the places of one laid-out tree correspond to another's: worked out
 /// once per pair of versions ([`Interpreter::migration`]), used for every
-/// agent.
+/// agent ([`Interpreter::migrate`]).
+///
+/// **Identity.** A node of the new tree is the same node as one of the old
+/// when both have the same identity:
+/// - a labelled node: its label, in its tree instance (the root tree, or
+///   the `subtree` node that embeds it), and for a leaf its type, for a
+///   `subtree` node the tree it embeds;
+/// - any other node: the nearest enclosing labelled node (or `subtree`
+///   node, or the instance's top), its kind, what it evaluates when that
+///   names it (a condition's, action's or instant's text, a leaf's type, an
+///   embedded tree's name), and how many nodes of that kind and text come
+///   before it under that same anchor, in source order.
+///
+/// Numbers are not part of identity: a `timeout(3)` edited to `timeout(4)`
+/// is the same node, and keeps its start time. Nodes of different kinds are
+/// never the same. Reordering children keeps identities unless two
+/// unlabelled siblings of the same kind and text swap places; a label pins
+/// a node's identity anywhere in its tree.
+///
+/// **What moves.** Every node that is the same keeps what outlives
+/// activity (cooldowns, `run_once` marks, `every` periods, a `sequential`
+/// or `shuffle` group's place in its round). A running node keeps its
+/// running state when its counterpart can run in the new tree: its new
+/// ancestors are running with it, either because they are the same nodes
+/// (and were running), or because the edit put them there and entering
+/// them has no effect of its own (composites, status decorators,
+/// `timeout`, `delay`, `run_while`, `after`, a `scope` without an `enter`
+/// hook, `repeat`, `retry`, and `if_then_else` around its condition). A node
+/// whose new parent can run only one child at a time and would run two
+/// keeps the first, in source order.
+///
+/// **What is halted.** Every running node of the old tree whose state does
+/// not move is halted exactly once, deepest first, before the new tree
+/// ticks: a leaf's `halt`, a scope's `exit` hook, an `after`'s `halted`
+/// hook, a gate's permit and a rendezvous place given back. Its
+/// descendants whose state moves are not halted.
 #[derive(Clone, Debug)]
 pub struct Migration {
     /// The new place of each old place that is the same node.
@@ -66,7 +67,7 @@ impl Migration {
     }
 }
 
-/// A node's identity within its layout (see the module docs).
+/// A node's identity within its layout (see [`Migration`]).
 fn identities(layout: &Interpreter) -> Vec<String> {
     let n = layout.places.len();
     let mut parent = vec![None; n];
@@ -93,7 +94,14 @@ fn identities(layout: &Interpreter) -> Vec<String> {
         let scope = up.map_or("", |q| keys[q].as_str()).to_string();
         let nd = node(p);
         let key = if let Some(label) = &nd.label {
-            format!("{scope}'{label}")
+            // A leaf's memory is its type's; an embedded tree's state, its
+            // tree's.
+            let of = match &nd.kind {
+                Kind::Leaf { path, .. } => text(path),
+                Kind::Subtree { path, .. } => embedded(path),
+                _ => String::new(),
+            };
+            format!("{scope}'{label}:{of}")
         } else {
             let mut up = parent[p];
             while let Some(q) = up
@@ -191,7 +199,7 @@ impl Interpreter<'_> {
     }
 
     /// Which places of this tree are the same nodes as places of `old`
-    /// (see the [module docs](self) for the rule).
+    /// (see [`Migration`] for the rule).
     pub fn migration(&self, old: &Interpreter) -> Migration {
         let new_keys = identities(self);
         let by_key: HashMap<&str, usize> = (new_keys.iter().enumerate())
@@ -324,7 +332,7 @@ impl Interpreter<'_> {
     }
 
     /// Moves `agent`, a state of `old`, to this tree, as [`Migration`]
-    /// says which nodes are the same (see the [module docs](self)): first
+    /// says which nodes are the same (see [`Migration`]): first
     /// halts, in `old` with `old_shared`, each running node whose state
     /// does not move, deepest first; then returns the new state and each
     /// pair of places (old, new) whose running state moved, for a host
@@ -395,6 +403,7 @@ impl Interpreter<'_> {
         // Halt what does not move, deepest first.
         let mut run = Run {
             layout: old,
+            program: &old.program,
             agent,
             shared: old_shared,
             host,
