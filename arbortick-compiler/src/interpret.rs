@@ -1802,9 +1802,7 @@ impl<'r, H: Host> Run<'r, '_, H> {
         let status = self.tick(self.child(p, 0));
         self.roles.pop();
         if status.is_done() {
-            let generation = self.slot(p).member.generation;
-            rt::rendezvous_leave(self.rendezvous(p), generation, n);
-            self.slot(p).member = rt::Member::default();
+            self.leave(p, n);
         }
         status
     }
@@ -2036,18 +2034,31 @@ impl<'r, H: Host> Run<'r, '_, H> {
         Some(score)
     }
 
+    /// A stateful leaf at place `p` that runs gets its `halt`.
+    fn halt_leaf(&mut self, p: usize) {
+        if self.slot(p).active {
+            self.slot(p).active = false;
+            self.trace(p, 2, Event::Halted);
+            self.ask(p, Which::Main, |h, at, leaf| h.halt(at, leaf));
+        }
+    }
+
+    /// The rendezvous at place `p`, for `n` members, gives back its place
+    /// if it holds one.
+    fn leave(&mut self, p: usize, n: u32) {
+        if self.slot(p).member.phase != rt::Phase::Idle {
+            let generation = self.slot(p).member.generation;
+            rt::rendezvous_leave(self.rendezvous(p), generation, n);
+        }
+        self.slot(p).member = rt::Member::default();
+    }
+
     /// Halts whatever runs at and below place `p`, deepest first, and gives
     /// back what entering took; what outlives activity stays.
     fn halt(&mut self, p: usize) {
         let node = self.node(p);
         match &node.kind {
-            Kind::Leaf { .. } => {
-                if self.slot(p).active {
-                    self.slot(p).active = false;
-                    self.trace(p, 2, Event::Halted);
-                    self.ask(p, Which::Main, |h, at, leaf| h.halt(at, leaf));
-                }
-            }
+            Kind::Leaf { .. } => self.halt_leaf(p),
             Kind::Subtree { .. } => {
                 let root = self.child(p, 0);
                 self.halt(root);
@@ -2066,10 +2077,8 @@ impl<'r, H: Host> Run<'r, '_, H> {
             Kind::Rendezvous { n, .. } => {
                 if self.slot(p).member.phase != rt::Phase::Idle {
                     self.halt(self.child(p, 0));
-                    let generation = self.slot(p).member.generation;
-                    rt::rendezvous_leave(self.rendezvous(p), generation, number(n));
                 }
-                self.slot(p).member = rt::Member::default();
+                self.leave(p, number(n));
             }
             Kind::Wait(_) => self.slot(p).started = None,
             Kind::Sync { .. } => self.slot(p).arrived = false,

@@ -14,6 +14,16 @@ struct Script {
     log: Vec<String>,
 }
 
+impl Script {
+    /// `me.no()` is false.
+    fn no() -> Script {
+        Script {
+            false_: ["me.no()".to_string()].into(),
+            ..Script::default()
+        }
+    }
+}
+
 fn short(text: &str) -> String {
     text.replace(' ', "")
 }
@@ -135,10 +145,7 @@ fn a_removed_running_leaf_is_halted_once_at_the_edit() {
         "tree T(me: &mut M) { select { cond me.no(), Walk { }, Rest { } } }",
         "tree T(me: &mut M) { select { cond me.no(), Rest { } } }",
         &[2.0],
-        &mut Script {
-            false_: ["me.no()".to_string()].into(),
-            ..Script::default()
-        },
+        &mut Script::no(),
     );
     assert_eq!(steps[1], ["tick Walk{}"]);
     assert_eq!(steps[2], ["halt Walk{}"]);
@@ -151,10 +158,7 @@ fn reordered_children_keep_the_running_one() {
         "tree T(me: &mut M) { select { cond me.no(), Walk { }, Rest { } } }",
         "tree T(me: &mut M) { select { Rest { }, cond me.no(), Walk { } } }",
         &[2.0],
-        &mut Script {
-            false_: ["me.no()".to_string()].into(),
-            ..Script::default()
-        },
+        &mut Script::no(),
     );
     assert!(steps[2].is_empty());
     // The select resumes at its running child: Rest, now first, is not
@@ -217,10 +221,7 @@ fn a_decider_keeps_its_active_child_when_a_child_is_added() {
         "tree T(me: &mut M) { prioritized { 'a: when me.no() => Walk { }, 'b: else => Rest { } } }",
         "tree T(me: &mut M) { prioritized { 'a: when me.no() => Walk { }, 'c: when me.no() => Run { }, 'b: else => Rest { } } }",
         &[2.0],
-        &mut Script {
-            false_: ["me.no()".to_string()].into(),
-            ..Script::default()
-        },
+        &mut Script::no(),
     );
     assert!(steps[2].is_empty());
     assert_eq!(steps[3], ["tick Rest{}"]);
@@ -278,9 +279,8 @@ fn a_tree_migrated_to_its_own_text_keeps_every_field_of_its_state() {
     let (old, new) = (a.interpreter("T").unwrap(), b.interpreter("T").unwrap());
     let shared = old.shared();
     let mut script = Script {
-        false_: ["me.no()".to_string()].into(),
         done: ["Rest{}".to_string()].into(),
-        ..Script::default()
+        ..Script::no()
     };
     let mut agent = old.agent();
     for t in 0..3 {

@@ -70,12 +70,7 @@ impl Migration {
 /// A node's identity within its layout (see [`Migration`]).
 fn identities(layout: &Interpreter) -> Vec<String> {
     let n = layout.places.len();
-    let mut parent = vec![None; n];
-    for (p, place) in layout.places.iter().enumerate() {
-        for &c in &place.children {
-            parent[c] = Some(p);
-        }
-    }
+    let parent = layout.parents();
     let node = |p: usize| {
         let place = &layout.places[p];
         &layout.program.trees[place.tree].ir.nodes[place.node]
@@ -187,7 +182,41 @@ fn one_child(kind: &Kind) -> bool {
     !matches!(kind, Kind::Parallel { .. } | Kind::ParallelAll { .. })
 }
 
+/// Child positions of old place `o` as positions among the children of new
+/// place `q`: what a node's state names its children by.
+struct Positions<'a> {
+    old: &'a [usize],
+    new: &'a [usize],
+    migration: &'a Migration,
+}
+
+impl Positions<'_> {
+    fn of(&self, i: usize) -> Option<usize> {
+        let c = self.migration.to(*self.old.get(i)?)?;
+        self.new.iter().position(|&x| x == c)
+    }
+
+    /// A set of children, as bits.
+    fn bits(&self, old_bits: u128) -> u128 {
+        (0..128)
+            .filter(|&i| old_bits & (1 << i) != 0)
+            .filter_map(|i| self.of(i))
+            .fold(0, |acc, i| acc | 1 << i)
+    }
+}
+
 impl Interpreter<'_> {
+    /// Each place's parent.
+    fn parents(&self) -> Vec<Option<usize>> {
+        let mut parent = vec![None; self.places.len()];
+        for (p, place) in self.places.iter().enumerate() {
+            for &c in &place.children {
+                parent[c] = Some(p);
+            }
+        }
+        parent
+    }
+
     fn kind(&self, p: usize) -> &Kind {
         let place = &self.places[p];
         &self.program.trees[place.tree].ir.nodes[place.node].kind
@@ -350,12 +379,7 @@ impl Interpreter<'_> {
     ) -> (Agent, Vec<(usize, usize)>) {
         let live_old = old.live(agent);
         let n = self.places.len();
-        let mut parent = vec![None; n];
-        for (p, place) in self.places.iter().enumerate() {
-            for &c in &place.children {
-                parent[c] = Some(p);
-            }
-        }
+        let parent = self.parents();
         // The new places whose old counterparts run.
         let mut wanted: Vec<bool> = (0..n)
             .map(|q| migration.from(q).is_some_and(|o| live_old[o]))
@@ -426,9 +450,17 @@ impl Interpreter<'_> {
         for q in 0..n {
             let o = migration.from(q);
             let slot = &mut fresh.slots[q];
+            let positions = |o: usize| Positions {
+                old: &old.places[o].children,
+                new: &self.places[q].children,
+                migration,
+            };
             if let Some(o) = o {
+                // What outlives activity names children by position.
+                let at = positions(o);
                 slot.keep = agent.slots[o].keep.clone();
-                self.remap_keep(migration, old, o, q, &mut slot.keep);
+                slot.keep.next = at.of(slot.keep.next).unwrap_or(0);
+                slot.keep.used = at.bits(slot.keep.used);
             }
             if !live[q] {
                 continue;
@@ -441,25 +473,15 @@ impl Interpreter<'_> {
                     let keep = core::mem::take(&mut slot.keep);
                     *slot = agent.slots[o].clone();
                     slot.keep = keep;
-                    let map = |i: usize| {
-                        let c = old.places[o].children.get(i)?;
-                        let c = migration.to(*c)?;
-                        children.iter().position(|&x| x == c)
-                    };
+                    let at = positions(o);
                     if slot.child.is_some() {
                         slot.child = running;
                     }
                     if slot.start != 0 {
-                        slot.start = map(slot.start).unwrap_or(0);
+                        slot.start = at.of(slot.start).unwrap_or(0);
                     }
-                    let bits = |old_bits: u128| {
-                        (0..128)
-                            .filter(|&i| old_bits & (1 << i) != 0)
-                            .filter_map(map)
-                            .fold(0u128, |acc, i| acc | 1 << i)
-                    };
-                    slot.succeeded = bits(slot.succeeded);
-                    slot.failed = bits(slot.failed);
+                    slot.succeeded = at.bits(slot.succeeded);
+                    slot.failed = at.bits(slot.failed);
                 }
                 None => {
                     // Put around a running node by the edit: entered now.
@@ -506,28 +528,6 @@ impl Interpreter<'_> {
             self.unwant(c, wanted);
         }
     }
-
-    /// What outlives activity names children by position: their new
-    /// positions.
-    fn remap_keep(
-        &self,
-        migration: &Migration,
-        old: &Interpreter,
-        o: usize,
-        q: usize,
-        keep: &mut Keep,
-    ) {
-        let map = |i: usize| {
-            let c = old.places[o].children.get(i)?;
-            let c = migration.to(*c)?;
-            self.places[q].children.iter().position(|&x| x == c)
-        };
-        keep.next = map(keep.next).unwrap_or(0);
-        keep.used = (0..128)
-            .filter(|&i| keep.used & (1 << i) != 0)
-            .filter_map(map)
-            .fold(0, |acc, i| acc | 1 << i);
-    }
 }
 
 impl<H: Host> Run<'_, '_, H> {
@@ -537,20 +537,8 @@ impl<H: Host> Run<'_, '_, H> {
     fn release_own(&mut self, p: usize) {
         let node = self.node(p);
         match &node.kind {
-            Kind::Leaf { .. } => {
-                if self.slot(p).active {
-                    self.slot(p).active = false;
-                    self.trace(p, 2, Event::Halted);
-                    self.ask(p, Which::Main, |h, at, leaf| h.halt(at, leaf));
-                }
-            }
-            Kind::Rendezvous { n, .. } => {
-                if self.slot(p).member.phase != rt::Phase::Idle {
-                    let generation = self.slot(p).member.generation;
-                    rt::rendezvous_leave(self.rendezvous(p), generation, number(n));
-                }
-                self.slot(p).member = rt::Member::default();
-            }
+            Kind::Leaf { .. } => self.halt_leaf(p),
+            Kind::Rendezvous { n, .. } => self.leave(p, number(n)),
             _ => {
                 if self.slot(p).active
                     && let Some(latch) = Latch::of(node)
