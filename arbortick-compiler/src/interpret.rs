@@ -235,15 +235,8 @@ impl Program {
 
     /// An interpreter for the tree named `name`, its subtrees laid out in
     /// place.
-    pub fn interpreter(&self, name: &str) -> Option<Interpreter<'_>> {
-        Interpreter::new(Holder::Borrowed(self), name)
-    }
-
-    /// Like [`Program::interpreter`], owning a share of the program: an
-    /// interpreter that can be kept anywhere on this thread (a program
-    /// holds the compiler's token trees, which stay on one thread).
-    pub fn into_interpreter(self: std::rc::Rc<Self>, name: &str) -> Option<Interpreter<'static>> {
-        Interpreter::new(Holder::Shared(self), name)
+    pub fn interpreter(&self, name: &str) -> Option<Interpreter> {
+        Interpreter::new(self, name)
     }
 }
 
@@ -477,8 +470,9 @@ pub struct RedecideLimit {
 
 /// One tree laid out for interpretation: every node of it and of the
 /// trees it embeds, at its place.
-pub struct Interpreter<'p> {
-    program: Holder<'p>,
+pub struct Interpreter {
+    /// Every tree of the program, as the interpreter runs it.
+    trees: Vec<Laid>,
     places: Vec<Place>,
     /// The expressions of each place, as `places`.
     sites: Vec<Sites>,
@@ -490,6 +484,212 @@ pub struct Interpreter<'p> {
     /// Index of each tree's first node among all nodes of the program.
     offsets: Vec<usize>,
     shared_len: usize,
+}
+
+// An interpreter holds no syntax trees: it and the shared state can be sent
+// to other threads and shared by them.
+const _: () = {
+    const fn both<T: Send + Sync>() {}
+    both::<Interpreter>();
+    both::<Shared>();
+};
+
+/// A tree of the program, as the interpreter runs it: what it needs of
+/// the compiler's nodes, with no syntax trees (which stay on the thread
+/// that parsed them), so that an interpreter can be sent and shared.
+struct Laid {
+    name: String,
+    activation_times: bool,
+    nodes: Vec<Node>,
+}
+
+/// A node, as the interpreter runs it: the compiler's node with its
+/// numbers read, its expressions left to its place's [`Sites`].
+struct Node {
+    step: Step,
+    row: kinds::Kind,
+    label: Option<String>,
+    line: u32,
+    parent: Option<usize>,
+    can_run: bool,
+    has_state: bool,
+    /// The stateful leaf whose memory the node is ([`ir::Shape::LeafOf`]).
+    leaf_of: Option<usize>,
+    /// It holds the memory of its one running child
+    /// ([`ir::MemoryOf::OnlyRunningChild`]).
+    holds_running_child: bool,
+    /// Its guard's clauses, for a decider child.
+    guard: Vec<Clause>,
+    refusals: Vec<ir::Refusal>,
+    /// What it evaluates, when that names it: a condition's, action's,
+    /// instant's or monitor's text, a leaf's type, an embedded tree's name
+    /// (part of its identity, [`Migration`]).
+    what: String,
+    /// The shared object it uses, if any.
+    shared: Option<kinds::Shared>,
+}
+
+/// A guard clause: what it tests, and its text for trace events.
+struct Clause {
+    test: Test,
+    text: String,
+}
+
+/// What a guard clause tests (its expression is in [`Sites::clauses`]).
+enum Test {
+    Room(ir::Refusal),
+    When,
+    WhenLet,
+    Score,
+    Every,
+    Flags { stimuli: bool, mode: FlagMode },
+}
+
+/// A node's kind as the interpreter runs it: [`Kind`] with its numbers
+/// read and its expressions left out.
+#[derive(Clone, Copy, Debug)]
+enum Step {
+    Sequence,
+    SequenceWithMemory,
+    Select,
+    AsyncSequence,
+    AsyncSelect,
+    TryCatch,
+    ReactiveSequence,
+    ReactiveSelect,
+    IfThenElse,
+    WhileDoElse,
+    Parallel { success: u32, failure: u32 },
+    ParallelAll { max_failures: u32 },
+    Invert,
+    ForceSuccess,
+    ForceFailure,
+    KeepRunningUntilFailure,
+    Repeat(Option<u32>),
+    Retry(Option<u32>),
+    ForEach { then: Status },
+    Decider { policy: Policy, redecides: Option<u32> },
+    Wait,
+    Cooldown,
+    RunOnce { skip: Option<Status> },
+    /// The decorators that latch ([`Latch`]).
+    Latch(Latch),
+    Rendezvous { n: u32 },
+    Sync,
+    Monitor { index: usize },
+    Switch,
+    Cond,
+    Action,
+    Instant,
+    Constant(Status),
+    Leaf,
+    Subtree,
+}
+
+impl Node {
+    fn of(node: &ir::Node) -> Node {
+        let step = match &node.kind {
+            Kind::Sequence => Step::Sequence,
+            Kind::SequenceWithMemory => Step::SequenceWithMemory,
+            Kind::Select => Step::Select,
+            Kind::AsyncSequence => Step::AsyncSequence,
+            Kind::AsyncSelect => Step::AsyncSelect,
+            Kind::TryCatch => Step::TryCatch,
+            Kind::ReactiveSequence => Step::ReactiveSequence,
+            Kind::ReactiveSelect => Step::ReactiveSelect,
+            Kind::IfThenElse => Step::IfThenElse,
+            Kind::WhileDoElse => Step::WhileDoElse,
+            Kind::Parallel { success, failure } => Step::Parallel {
+                success: number(success),
+                failure: number(failure),
+            },
+            Kind::ParallelAll { max_failures } => Step::ParallelAll {
+                max_failures: number(max_failures),
+            },
+            Kind::Invert => Step::Invert,
+            Kind::ForceSuccess => Step::ForceSuccess,
+            Kind::ForceFailure => Step::ForceFailure,
+            Kind::KeepRunningUntilFailure => Step::KeepRunningUntilFailure,
+            Kind::Repeat(n) => Step::Repeat(n.as_ref().map(number)),
+            Kind::Retry(n) => Step::Retry(n.as_ref().map(number)),
+            Kind::ForEach { then, .. } => Step::ForEach { then: *then },
+            Kind::Decider {
+                policy, redecides, ..
+            } => Step::Decider {
+                policy: *policy,
+                redecides: redecides.as_ref().map(number),
+            },
+            Kind::Wait(_) => Step::Wait,
+            Kind::Cooldown(_) => Step::Cooldown,
+            Kind::RunOnce { skip } => Step::RunOnce { skip: *skip },
+            Kind::Rendezvous { n, .. } => Step::Rendezvous { n: number(n) },
+            Kind::Sync { .. } => Step::Sync,
+            Kind::Monitor { index, .. } => Step::Monitor { index: *index },
+            Kind::Switch(_) => Step::Switch,
+            Kind::Cond(_) => Step::Cond,
+            Kind::Action(_) => Step::Action,
+            Kind::Instant(_) => Step::Instant,
+            Kind::Constant(status) => Step::Constant(*status),
+            Kind::Leaf { .. } => Step::Leaf,
+            Kind::Subtree { .. } => Step::Subtree,
+            Kind::Request { .. } => unreachable!("a program with a request is refused"),
+            Kind::Scope { .. }
+            | Kind::Timeout(_)
+            | Kind::Delay(_)
+            | Kind::Every(_)
+            | Kind::After { .. }
+            | Kind::Precondition { .. }
+            | Kind::RunWhile { .. }
+            | Kind::Gate(_)
+            | Kind::GlobalCooldown(_) => {
+                Step::Latch(Latch::of(&node.kind).expect("a latched kind"))
+            }
+        };
+        let clauses = node.guard.as_ref().map_or(&[][..], |g| &g.clauses);
+        let guard = (clauses.iter())
+            .map(|clause| Clause {
+                test: match &clause.kind {
+                    ClauseKind::Room(refusal) => Test::Room(refusal.clone()),
+                    ClauseKind::When(_) => Test::When,
+                    ClauseKind::WhenLet { .. } => Test::WhenLet,
+                    ClauseKind::Score(_) => Test::Score,
+                    ClauseKind::Every(_) => Test::Every,
+                    ClauseKind::Flags { stimuli, mode, .. } => Test::Flags {
+                        stimuli: *stimuli,
+                        mode: *mode,
+                    },
+                },
+                text: clause.text.clone(),
+            })
+            .collect();
+        let what = match &node.kind {
+            Kind::Cond(e) | Kind::Action(e) | Kind::Instant(e) => text(e),
+            Kind::Monitor { expr, .. } => text(expr),
+            Kind::Leaf { path, .. } => text(path),
+            Kind::Subtree { path, .. } => embedded(path),
+            Kind::Constant(status) => format!("{status:?}"),
+            _ => String::new(),
+        };
+        let leaf_of = match &node.shape {
+            ir::Shape::LeafOf(leaf) => Some(*leaf),
+            _ => None,
+        };
+        Node {
+            step,
+            row: node.row,
+            label: node.label.clone(),
+            line: node.line,
+            parent: node.parent,
+            can_run: node.can_run,
+            has_state: node.has_state,
+            leaf_of,
+            holds_running_child: node.kind.memory_of() == ir::MemoryOf::OnlyRunningChild,
+            guard,
+            refusals: node.refusals.clone(),
+            what,
+            shared: node.row.info().shared,
+        }
+    }
 }
 
 /// A node at its place.
@@ -591,22 +791,6 @@ enum SharedNode {
     Gate(Gate),
     Cooldown(GlobalCooldown),
     Rendezvous(Rendezvous),
-}
-
-/// The program an interpreter runs: borrowed, or a share of it.
-enum Holder<'p> {
-    Borrowed(&'p Program),
-    Shared(std::rc::Rc<Program>),
-}
-
-impl core::ops::Deref for Holder<'_> {
-    type Target = Program;
-    fn deref(&self) -> &Program {
-        match self {
-            Holder::Borrowed(program) => program,
-            Holder::Shared(program) => program,
-        }
-    }
 }
 
 /// Which [`Host`] method evaluates an expression: what it is to the tree.
@@ -773,8 +957,8 @@ impl Sites {
     }
 }
 
-impl<'p> Interpreter<'p> {
-    fn new(program: Holder<'p>, name: &str) -> Option<Interpreter<'p>> {
+impl Interpreter {
+    fn new(program: &Program, name: &str) -> Option<Interpreter> {
         let root = program.trees.iter().position(|t| t.name == name)?;
         let mut offsets = Vec::with_capacity(program.trees.len());
         let mut total = 0;
@@ -782,8 +966,17 @@ impl<'p> Interpreter<'p> {
             offsets.push(total);
             total += tree.ir.nodes.len();
         }
+        let trees = (program.trees.iter())
+            .map(|tree| Laid {
+                name: tree.name.clone(),
+                activation_times: tree.activation_times,
+                nodes: (tree.ir.nodes.iter())
+                    .map(Node::of)
+                    .collect(),
+            })
+            .collect();
         let mut layout = Interpreter {
-            program,
+            trees,
             places: Vec::new(),
             sites: Vec::new(),
             monitors: Vec::new(),
@@ -792,7 +985,7 @@ impl<'p> Interpreter<'p> {
             offsets,
             shared_len: total,
         };
-        layout.lay_out(root, 0, 0, None);
+        layout.lay_out(program, root, 0, 0, None);
         layout.monitors = (0..layout.instances)
             .map(|instance| {
                 (0..layout.places.len())
@@ -800,8 +993,8 @@ impl<'p> Interpreter<'p> {
                         let place = &layout.places[q];
                         place.instance == instance
                             && matches!(
-                                layout.program.trees[place.tree].ir.nodes[place.node].kind,
-                                Kind::Monitor { .. }
+                                layout.trees[place.tree].nodes[place.node].step,
+                                Step::Monitor { .. }
                             )
                     })
                     .collect()
@@ -835,8 +1028,8 @@ impl<'p> Interpreter<'p> {
         let mut sites = core::mem::take(&mut self.sites);
         for (p, place_sites) in sites.iter_mut().enumerate() {
             let place = &self.places[p];
-            let tree = &self.program.trees[place.tree];
-            let node = &tree.ir.nodes[place.node];
+            let tree = &self.trees[place.tree];
+            let node = &tree.nodes[place.node];
             for site in place_sites.iter_mut() {
                 let expression = Expression {
                     used: site.used,
@@ -873,13 +1066,13 @@ impl<'p> Interpreter<'p> {
     /// pre-order; returns its place.
     fn lay_out(
         &mut self,
+        program: &Program,
         tree: usize,
         node: usize,
         instance: usize,
         rendezvous: Option<usize>,
     ) -> usize {
         let place = self.places.len();
-        let program: &Program = &self.program;
         let n = &program.trees[tree].ir.nodes[node];
         let child_nodes: Vec<&ir::Node> = (n.children.iter())
             .map(|&c| &program.trees[tree].ir.nodes[c])
@@ -908,19 +1101,19 @@ impl<'p> Interpreter<'p> {
         });
         let children: Vec<usize> = if let Some(sub) = sub {
             self.instances += 1;
-            vec![self.lay_out(sub, 0, self.instances - 1, None)]
+            vec![self.lay_out(program, sub, 0, self.instances - 1, None)]
         } else {
             ids.iter()
-                .map(|&c| self.lay_out(tree, c, instance, inner))
+                .map(|&c| self.lay_out(program, tree, c, instance, inner))
                 .collect()
         };
         self.places[place].children = children;
         place
     }
 
-    /// The tree this interpreter runs.
-    pub fn tree(&self) -> &Tree {
-        &self.program.trees[self.places[0].tree]
+    /// The name of the tree this interpreter runs.
+    pub fn name(&self) -> &str {
+        &self.trees[self.places[0].tree].name
     }
 
     /// How many places the laid-out tree has: its nodes, with every
@@ -941,9 +1134,9 @@ impl<'p> Interpreter<'p> {
     /// Fresh shared state, for every agent that runs this tree.
     pub fn shared(&self) -> Shared {
         let mut nodes = Vec::with_capacity(self.shared_len);
-        for tree in &self.program.trees {
-            for node in &tree.ir.nodes {
-                nodes.push(std::sync::Arc::new(match node.row.info().shared {
+        for tree in &self.trees {
+            for node in &tree.nodes {
+                nodes.push(std::sync::Arc::new(match node.shared {
                     Some(kinds::Shared::Gate) => SharedNode::Gate(Gate::new()),
                     Some(kinds::Shared::Cooldown) => SharedNode::Cooldown(GlobalCooldown::new()),
                     Some(kinds::Shared::Rendezvous) => SharedNode::Rendezvous(Rendezvous::new()),
@@ -980,7 +1173,6 @@ impl<'p> Interpreter<'p> {
         let hooks = host.hooks();
         let mut run = Run {
             layout: self,
-            program: &self.program,
             agent,
             shared,
             host,
@@ -1001,7 +1193,6 @@ impl<'p> Interpreter<'p> {
     pub fn reset(&self, agent: &mut Agent, shared: &Shared, host: &mut impl Host) {
         let mut run = Run {
             layout: self,
-            program: &self.program,
             agent,
             shared,
             host,
@@ -1032,10 +1223,8 @@ impl<'p> Interpreter<'p> {
 }
 
 /// One tick (or reset) of one agent.
-struct Run<'r, 'p, H> {
-    layout: &'r Interpreter<'p>,
-    /// The layout's program.
-    program: &'r Program,
+struct Run<'r, H> {
+    layout: &'r Interpreter,
     agent: &'r mut Agent,
     shared: &'r Shared,
     host: &'r mut H,
@@ -1047,11 +1236,11 @@ struct Run<'r, 'p, H> {
     hooks: bool,
 }
 
-impl<'r, H: Host> Run<'r, '_, H> {
+impl<'r, H: Host> Run<'r, H> {
     #[inline]
-    fn node(&self, p: usize) -> &'r ir::Node {
+    fn node(&self, p: usize) -> &'r Node {
         let place = &self.layout.places[p];
-        &self.program.trees[place.tree].ir.nodes[place.node]
+        &self.layout.trees[place.tree].nodes[place.node]
     }
 
     #[inline]
@@ -1077,7 +1266,7 @@ impl<'r, H: Host> Run<'r, '_, H> {
     fn at_site<R>(&mut self, p: usize, site: Option<&Site>, f: impl FnOnce(&mut H, &At) -> R) -> R {
         let place = &self.layout.places[p];
         let at = At {
-            tree: &self.program.trees[place.tree].name,
+            tree: &self.layout.trees[place.tree].name,
             node: place.node,
             place: p,
             roles: &self.roles,
@@ -1118,8 +1307,8 @@ impl<'r, H: Host> Run<'r, '_, H> {
                 && other.node == refusal.node
         });
         let Some(q) = q else { return false };
-        if let Kind::Gate(n) = &self.node(q).kind {
-            self.gate(q).inside() >= number(n)
+        if let Step::Latch(Latch::Gate(n)) = self.node(q).step {
+            self.gate(q).inside() >= n
         } else {
             !self.cooldown(q).is_ready(self.input.now)
         }
@@ -1179,7 +1368,7 @@ impl<'r, H: Host> Run<'r, '_, H> {
             let monitors: &'r [usize] = &self.layout.monitors[instance];
             let mut fired = None;
             for &m in monitors {
-                let Kind::Monitor { index, .. } = &self.node(m).kind else {
+                let Step::Monitor { index, .. } = &self.node(m).step else {
                     unreachable!()
                 };
                 if self.agent.armed[instance] & (1 << index) != 0 && self.condition(m, Which::Main)
@@ -1253,11 +1442,10 @@ impl<'r, H: Host> Run<'r, '_, H> {
     /// leaf does: the nodes down to the leaf hold the child leading to it,
     /// and the leaf counts as started.
     fn hold(&mut self, p: usize) {
-        let leaf = match (&self.node(p).kind, &self.node(p).shape) {
-            (Kind::Leaf { .. }, _) => p,
-            (_, ir::Shape::LeafOf(leaf)) => {
-                let leaf = *leaf;
-                let tree = &self.program.trees[self.layout.places[p].tree].ir;
+        let leaf = match (self.node(p).step, self.node(p).leaf_of) {
+            (Step::Leaf, _) => p,
+            (_, Some(leaf)) => {
+                let tree = &self.layout.trees[self.layout.places[p].tree];
                 // The leaf's ancestors up to this node, outermost last.
                 let mut path = vec![leaf];
                 while let Some(parent) = tree.nodes[*path.last().expect("not empty")].parent
@@ -1272,8 +1460,7 @@ impl<'r, H: Host> Run<'r, '_, H> {
                         .expect("the path leads through the children");
                     // A sequence or select remembers the child it runs;
                     // a decorator over the leaf, nothing.
-                    if self.node(q).kind.memory_of() == ir::MemoryOf::OnlyRunningChild
-                        && self.slot(q).child.is_none()
+                    if self.node(q).holds_running_child && self.slot(q).child.is_none()
                     {
                         self.slot(q).child = Some(i);
                     }
@@ -1289,13 +1476,12 @@ impl<'r, H: Host> Run<'r, '_, H> {
     fn tick_node(&mut self, p: usize) -> Status {
         let node = self.node(p);
         use Status::{Failure, Running, Success};
-        match &node.kind {
-            Kind::Cond(_) => Status::from(self.condition(p, Which::Main)),
-            Kind::Action(_) => self.ask(p, Which::Main, |h, at, e| h.action(at, e)),
-            Kind::Instant(_) => self.ask(p, Which::Main, |h, at, e| h.instant(at, e).status()),
-            Kind::Constant(s) => *s,
-            Kind::Request { .. } => unreachable!("a program with a request is refused"),
-            Kind::Leaf { .. } => {
+        match node.step {
+            Step::Cond => Status::from(self.condition(p, Which::Main)),
+            Step::Action => self.ask(p, Which::Main, |h, at, e| h.action(at, e)),
+            Step::Instant => self.ask(p, Which::Main, |h, at, e| h.instant(at, e).status()),
+            Step::Constant(s) => s,
+            Step::Leaf => {
                 let status = if self.slot(p).active {
                     self.ask(p, Which::Main, |h, at, leaf| h.tick(at, leaf))
                 } else {
@@ -1304,47 +1490,45 @@ impl<'r, H: Host> Run<'r, '_, H> {
                 self.slot(p).active = status.is_running();
                 status
             }
-            Kind::Subtree { .. } => {
+            Step::Subtree => {
                 let root = self.child(p, 0);
                 self.trace(p, 6, Event::EnterSubtree);
                 let status = self.instance(root);
                 self.slot(p).active = status.is_running();
                 status
             }
-            Kind::Sequence => self.one_of(p, Plain::Resume, Success),
-            Kind::SequenceWithMemory => self.one_of(p, Plain::Memory, Success),
-            Kind::Select => self.one_of(p, Plain::Resume, Failure),
-            Kind::AsyncSequence => self.one_of(p, Plain::Async, Success),
-            Kind::AsyncSelect => self.one_of(p, Plain::Async, Failure),
-            Kind::TryCatch => self.try_catch(p),
-            Kind::ReactiveSequence => self.reactive(p, Success, Failure),
-            Kind::ReactiveSelect => self.reactive(p, Failure, Success),
-            Kind::IfThenElse => self.if_then_else(p),
-            Kind::WhileDoElse => self.while_do_else(p),
-            Kind::Parallel { success, failure } => {
-                self.parallel(p, Some((number(success), number(failure))), 0)
-            }
-            Kind::ParallelAll { max_failures } => self.parallel(p, None, number(max_failures)),
-            Kind::Invert => self.tick(self.child(p, 0)).invert(),
-            Kind::ForceSuccess => match self.tick(self.child(p, 0)) {
+            Step::Sequence => self.one_of(p, Plain::Resume, Success),
+            Step::SequenceWithMemory => self.one_of(p, Plain::Memory, Success),
+            Step::Select => self.one_of(p, Plain::Resume, Failure),
+            Step::AsyncSequence => self.one_of(p, Plain::Async, Success),
+            Step::AsyncSelect => self.one_of(p, Plain::Async, Failure),
+            Step::TryCatch => self.try_catch(p),
+            Step::ReactiveSequence => self.reactive(p, Success, Failure),
+            Step::ReactiveSelect => self.reactive(p, Failure, Success),
+            Step::IfThenElse => self.if_then_else(p),
+            Step::WhileDoElse => self.while_do_else(p),
+            Step::Parallel { success, failure } => self.parallel(p, Some((success, failure)), 0),
+            Step::ParallelAll { max_failures } => self.parallel(p, None, max_failures),
+            Step::Invert => self.tick(self.child(p, 0)).invert(),
+            Step::ForceSuccess => match self.tick(self.child(p, 0)) {
                 Running => Running,
                 _ => Success,
             },
-            Kind::ForceFailure => match self.tick(self.child(p, 0)) {
+            Step::ForceFailure => match self.tick(self.child(p, 0)) {
                 Running => Running,
                 _ => Failure,
             },
-            Kind::KeepRunningUntilFailure => match self.tick(self.child(p, 0)) {
+            Step::KeepRunningUntilFailure => match self.tick(self.child(p, 0)) {
                 Failure => Failure,
                 _ => Running,
             },
-            Kind::Repeat(Some(n)) => self.repeat(p, number(n), Success),
-            Kind::Retry(Some(n)) => self.repeat(p, number(n), Failure),
-            Kind::ForEach { then, .. } => {
+            Step::Repeat(Some(n)) => self.repeat(p, n, Success),
+            Step::Retry(Some(n)) => self.repeat(p, n, Failure),
+            Step::ForEach { then } => {
                 if self.slot(p).child.is_none() {
                     if !self.ask(p, Which::Main, |h, at, e| h.item(at, e)) {
-                        self.slot(p).active = *then == Running;
-                        return *then;
+                        self.slot(p).active = then == Running;
+                        return then;
                     }
                     let slot = self.slot(p);
                     slot.child = Some(0);
@@ -1364,12 +1548,10 @@ impl<'r, H: Host> Run<'r, '_, H> {
                     }
                 }
             }
-            Kind::Repeat(None) => self.forever(p, Success),
-            Kind::Retry(None) => self.forever(p, Failure),
-            Kind::Decider {
-                policy, redecides, ..
-            } => self.decider(p, *policy, redecides.as_ref().map(number)),
-            Kind::Wait(_) => {
+            Step::Repeat(None) => self.forever(p, Success),
+            Step::Retry(None) => self.forever(p, Failure),
+            Step::Decider { policy, redecides } => self.decider(p, policy, redecides),
+            Step::Wait => {
                 let now = self.input.now;
                 let start = *self.slot(p).started.get_or_insert(now);
                 let d = self.seconds(p, Which::Main);
@@ -1380,7 +1562,7 @@ impl<'r, H: Host> Run<'r, '_, H> {
                     Running
                 }
             }
-            Kind::Cooldown(_) => {
+            Step::Cooldown => {
                 if self.input.now < self.slot(p).keep.ready {
                     return Failure;
                 }
@@ -1391,7 +1573,7 @@ impl<'r, H: Host> Run<'r, '_, H> {
                 }
                 status
             }
-            Kind::RunOnce { skip } => {
+            Step::RunOnce { skip } => {
                 if let Some(done) = self.slot(p).keep.once {
                     return skip.unwrap_or(done);
                 }
@@ -1401,18 +1583,10 @@ impl<'r, H: Host> Run<'r, '_, H> {
                 }
                 status
             }
-            Kind::Scope { .. }
-            | Kind::Timeout(_)
-            | Kind::Delay(_)
-            | Kind::Every(_)
-            | Kind::After { .. }
-            | Kind::Precondition { .. }
-            | Kind::RunWhile { .. }
-            | Kind::Gate(_)
-            | Kind::GlobalCooldown(_) => self.latch(p),
-            Kind::Rendezvous { n, .. } => self.meet(p, number(n)),
-            Kind::Sync { .. } => self.sync(p),
-            Kind::Monitor { index, .. } => {
+            Step::Latch(latch) => self.latch(p, latch),
+            Step::Rendezvous { n } => self.meet(p, n),
+            Step::Sync => self.sync(p),
+            Step::Monitor { index, .. } => {
                 let instance = self.layout.places[p].instance;
                 if self.condition(p, Which::Main) {
                     self.agent.armed[instance] &= !(1 << index);
@@ -1422,7 +1596,7 @@ impl<'r, H: Host> Run<'r, '_, H> {
                     Failure
                 }
             }
-            Kind::Switch(_) => {
+            Step::Switch => {
                 let arms: &'r [String] = &self.layout.sites[p].arms;
                 let k = self.ask(p, Which::Main, |h, at, e| h.arm(at, e, arms));
                 if self.slot(p).child.is_some_and(|c| c != k) {
@@ -1643,11 +1817,8 @@ impl<'r, H: Host> Run<'r, '_, H> {
 
     /// Latched decorators: enter once (or refuse), check what may stop
     /// the node, hold, run the child, leave when it finishes.
-    fn latch(&mut self, p: usize) -> Status {
+    fn latch(&mut self, p: usize, latch: Latch) -> Status {
         let node = self.node(p);
-        let Some(latch) = Latch::of(node) else {
-            unreachable!("tick_node latches only latched kinds")
-        };
         let now = self.input.now;
         let refuse = match latch {
             Latch::Precondition { then, .. } => then,
@@ -1812,10 +1983,9 @@ impl<'r, H: Host> Run<'r, '_, H> {
         let r = self.layout.places[p]
             .rendezvous
             .expect("check puts every sync inside a rendezvous");
-        let Kind::Rendezvous { n, .. } = &self.node(r).kind else {
+        let Step::Rendezvous { n } = self.node(r).step else {
             unreachable!("a sync's rendezvous")
         };
-        let n = number(n);
         let generation = self.agent.slots[r].member.generation;
         if !self.slot(p).arrived {
             rt::rendezvous_arrive(self.rendezvous(r), generation);
@@ -1923,7 +2093,7 @@ impl<'r, H: Host> Run<'r, '_, H> {
             let child = self.id(p, k);
             if !fresh {
                 let place = &self.layout.places[p];
-                let active_for = self.program.trees[place.tree]
+                let active_for = self.layout.trees[place.tree]
                     .activation_times
                     .then(|| self.input.now - self.agent.slots[p].since);
                 self.trace(p, 4, Event::Continue { child, active_for });
@@ -1985,21 +2155,21 @@ impl<'r, H: Host> Run<'r, '_, H> {
                 return None;
             }
         }
-        let clauses: &'r [ir::Clause] = self.node(c).guard.as_ref().map_or(&[], |g| &g.clauses);
+        let clauses: &'r [Clause] = &self.node(c).guard;
         for (i, clause) in clauses.iter().enumerate() {
             let which = Which::Clause(i);
-            let accepts = match &clause.kind {
-                ClauseKind::Room(refusal) => !self.refuses(c, refusal),
-                ClauseKind::When(_) => self.condition(c, which),
-                ClauseKind::WhenLet { .. } => {
+            let accepts = match &clause.test {
+                Test::Room(refusal) => !self.refuses(c, refusal),
+                Test::When => self.condition(c, which),
+                Test::WhenLet => {
                     let pattern: &'r str = &self.site(c, which).pattern;
                     self.ask(c, which, |h, at, e| h.matches(at, e, pattern))
                 }
-                ClauseKind::Score(_) => {
+                Test::Score => {
                     score = self.ask(c, which, |h, at, e| h.score(at, e));
                     score > 0.0
                 }
-                ClauseKind::Every(_) => {
+                Test::Every => {
                     let now = self.input.now;
                     if now < self.slot(c).keep.every {
                         false
@@ -2009,7 +2179,7 @@ impl<'r, H: Host> Run<'r, '_, H> {
                         true
                     }
                 }
-                ClauseKind::Flags { stimuli, mode, .. } => {
+                Test::Flags { stimuli, mode } => {
                     let have = if *stimuli {
                         self.input.stimuli
                     } else {
@@ -2056,17 +2226,16 @@ impl<'r, H: Host> Run<'r, '_, H> {
     /// Halts whatever runs at and below place `p`, deepest first, and gives
     /// back what entering took; what outlives activity stays.
     fn halt(&mut self, p: usize) {
-        let node = self.node(p);
-        match &node.kind {
-            Kind::Leaf { .. } => self.halt_leaf(p),
-            Kind::Subtree { .. } => {
+        match self.node(p).step {
+            Step::Leaf => self.halt_leaf(p),
+            Step::Subtree => {
                 let root = self.child(p, 0);
                 self.halt(root);
                 let instance = self.layout.places[root].instance;
                 self.agent.armed[instance] = 0;
                 self.slot(p).active = false;
             }
-            Kind::Parallel { .. } | Kind::ParallelAll { .. } => {
+            Step::Parallel { .. } | Step::ParallelAll { .. } => {
                 for i in 0..self.children(p) {
                     self.halt(self.child(p, i));
                 }
@@ -2074,26 +2243,16 @@ impl<'r, H: Host> Run<'r, '_, H> {
                 slot.succeeded = 0;
                 slot.failed = 0;
             }
-            Kind::Rendezvous { n, .. } => {
+            Step::Rendezvous { n } => {
                 if self.slot(p).member.phase != rt::Phase::Idle {
                     self.halt(self.child(p, 0));
                 }
-                self.leave(p, number(n));
+                self.leave(p, n);
             }
-            Kind::Wait(_) => self.slot(p).started = None,
-            Kind::Sync { .. } => self.slot(p).arrived = false,
-            Kind::Scope { .. }
-            | Kind::Timeout(_)
-            | Kind::Delay(_)
-            | Kind::Every(_)
-            | Kind::After { .. }
-            | Kind::Precondition { .. }
-            | Kind::RunWhile { .. }
-            | Kind::Gate(_)
-            | Kind::GlobalCooldown(_) => {
-                if self.slot(p).active
-                    && let Some(latch) = Latch::of(node)
-                {
+            Step::Wait => self.slot(p).started = None,
+            Step::Sync => self.slot(p).arrived = false,
+            Step::Latch(latch) => {
+                if self.slot(p).active {
                     self.halt(self.child(p, 0));
                     self.release(p, latch, true);
                 }
@@ -2101,37 +2260,37 @@ impl<'r, H: Host> Run<'r, '_, H> {
                 slot.active = false;
                 slot.passed = false;
             }
-            Kind::ForEach { .. } => {
+            Step::ForEach { .. } => {
                 if self.slot(p).child.take().is_some() {
                     self.halt(self.child(p, 0));
                 }
                 self.slot(p).active = false;
             }
-            Kind::Repeat(_) | Kind::Retry(_) => {
+            Step::Repeat(_) | Step::Retry(_) => {
                 self.halt(self.child(p, 0));
                 let slot = self.slot(p);
                 slot.count = 0;
                 slot.running = false;
                 slot.active = false;
             }
-            Kind::Invert
-            | Kind::ForceSuccess
-            | Kind::ForceFailure
-            | Kind::KeepRunningUntilFailure
-            | Kind::Cooldown(_)
-            | Kind::RunOnce { .. } => self.halt(self.child(p, 0)),
-            Kind::Sequence
-            | Kind::SequenceWithMemory
-            | Kind::ReactiveSequence
-            | Kind::Select
-            | Kind::ReactiveSelect
-            | Kind::IfThenElse
-            | Kind::WhileDoElse
-            | Kind::AsyncSequence
-            | Kind::AsyncSelect
-            | Kind::TryCatch
-            | Kind::Switch(_)
-            | Kind::Decider { .. } => {
+            Step::Invert
+            | Step::ForceSuccess
+            | Step::ForceFailure
+            | Step::KeepRunningUntilFailure
+            | Step::Cooldown
+            | Step::RunOnce { .. } => self.halt(self.child(p, 0)),
+            Step::Sequence
+            | Step::SequenceWithMemory
+            | Step::ReactiveSequence
+            | Step::Select
+            | Step::ReactiveSelect
+            | Step::IfThenElse
+            | Step::WhileDoElse
+            | Step::AsyncSequence
+            | Step::AsyncSelect
+            | Step::TryCatch
+            | Step::Switch
+            | Step::Decider { .. } => {
                 self.slot(p).start = 0;
                 if let Some(i) = self.slot(p).child.take() {
                     self.halt(self.child(p, i));
@@ -2139,12 +2298,11 @@ impl<'r, H: Host> Run<'r, '_, H> {
             }
             // Leaves that finish within a tick, and monitors (re-armed
             // by the instance, not by a halt), hold nothing.
-            Kind::Cond(_)
-            | Kind::Action(_)
-            | Kind::Instant(_)
-            | Kind::Constant(_)
-            | Kind::Monitor { .. } => {}
-            Kind::Request { .. } => unreachable!("a program with a request is refused"),
+            Step::Cond
+            | Step::Action
+            | Step::Instant
+            | Step::Constant(_)
+            | Step::Monitor { .. } => {}
         }
     }
 }
@@ -2152,7 +2310,7 @@ impl<'r, H: Host> Run<'r, '_, H> {
 /// A latched decorator's parts: what the steps of
 /// [`Run::latch`] read. [`Latch::of`] is the one place that says which
 /// kinds latch.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 enum Latch {
     /// Which hooks it has.
     Scope {
@@ -2183,8 +2341,8 @@ enum Latch {
 
 impl Latch {
     /// `node`'s parts if it is a latched decorator.
-    fn of(node: &ir::Node) -> Option<Latch> {
-        Some(match &node.kind {
+    fn of(kind: &Kind) -> Option<Latch> {
+        Some(match kind {
             Kind::Scope { enter, tick, exit } => Latch::Scope {
                 enter: enter.is_some(),
                 tick: tick.is_some(),

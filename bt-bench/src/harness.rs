@@ -193,12 +193,12 @@ pub fn population(
         (Imp::Hand, TreeId::Guard) => pop(agents, hand::GuardHand::default, hand::GuardHand::tick),
         (Imp::Hand, TreeId::Large) => pop(agents, hand::LargeHand::default, hand::LargeHand::tick),
         (Imp::Interpreted, _) => {
-            let tree = std::rc::Rc::new(interpreted::Tree::new(match tree {
+            let tree = std::sync::Arc::new(interpreted::Tree::new(match tree {
                 TreeId::Small => "Small",
                 TreeId::Guard => "Guard",
                 TreeId::Large => "Large",
             }));
-            let make = std::rc::Rc::clone(&tree);
+            let make = std::sync::Arc::clone(&tree);
             pop(agents, move || make.state(), move |s, a| tree.tick(s, a))
         }
         (Imp::Dyn, _) => pop(

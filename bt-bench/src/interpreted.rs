@@ -9,7 +9,6 @@ use crate::spec::small_ids::{ATTACK, ENEMY_VISIBLE, IDLE};
 use crate::world::Agent;
 use bt::{Outcome, Status};
 use bt_compiler::interpret::{At, Expression, Host, Input, Interpreter, Program, Shared, Use};
-use std::rc::Rc;
 
 /// What an expression of the benchmark trees does.
 #[derive(Clone, Copy, Debug)]
@@ -24,7 +23,7 @@ enum Op {
 
 /// One tree, laid out, with its table of operations.
 pub struct Tree {
-    interpreter: Interpreter<'static>,
+    interpreter: Interpreter,
     shared: Shared,
     ops: Vec<Op>,
 }
@@ -70,8 +69,8 @@ impl Tree {
             _ => include_str!("ours.rs"),
         };
         let program = Program::parse(body(source)).expect("the benchmark trees interpret");
-        let mut interpreter = Rc::new(program)
-            .into_interpreter(name)
+        let mut interpreter = program
+            .interpreter(name)
             .expect("the tree is in the program");
         let mut ops = Vec::new();
         interpreter

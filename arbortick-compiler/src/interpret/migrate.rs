@@ -73,9 +73,9 @@ fn identities(layout: &Interpreter) -> Vec<String> {
     let parent = layout.parents();
     let node = |p: usize| {
         let place = &layout.places[p];
-        &layout.program.trees[place.tree].ir.nodes[place.node]
+        &layout.trees[place.tree].nodes[place.node]
     };
-    let is_subtree = |p: usize| matches!(node(p).kind, Kind::Subtree { .. });
+    let is_subtree = |p: usize| matches!(node(p).step, Step::Subtree);
     let mut keys: Vec<String> = Vec::with_capacity(n);
     let mut counts: HashMap<String, usize> = HashMap::new();
     for p in 0..n {
@@ -91,10 +91,9 @@ fn identities(layout: &Interpreter) -> Vec<String> {
         let key = if let Some(label) = &nd.label {
             // A leaf's memory is its type's; an embedded tree's state, its
             // tree's.
-            let of = match &nd.kind {
-                Kind::Leaf { path, .. } => text(path),
-                Kind::Subtree { path, .. } => embedded(path),
-                _ => String::new(),
+            let of = match nd.step {
+                Step::Leaf | Step::Subtree => nd.what.as_str(),
+                _ => "",
             };
             format!("{scope}'{label}:{of}")
         } else {
@@ -106,14 +105,7 @@ fn identities(layout: &Interpreter) -> Vec<String> {
                 up = parent[q];
             }
             let anchor = up.map_or("", |q| keys[q].as_str());
-            let what = match &nd.kind {
-                Kind::Cond(e) | Kind::Action(e) | Kind::Instant(e) => text(e),
-                Kind::Monitor { expr, .. } => text(expr),
-                Kind::Leaf { path, .. } => text(path),
-                Kind::Subtree { path, .. } => embedded(path),
-                Kind::Constant(status) => format!("{status:?}"),
-                _ => String::new(),
-            };
+            let what = &nd.what;
             let signature = format!("{anchor}/{:?}:{what}", nd.row);
             let count = counts.entry(signature.clone()).or_default();
             *count += 1;
@@ -127,59 +119,56 @@ fn identities(layout: &Interpreter) -> Vec<String> {
 /// Whether the edit may put a node of this kind around a running node
 /// without halting it: entering the node has no effect of its own. `child`
 /// is the position of the running child.
-fn enters_freely(kind: &Kind, child: usize) -> bool {
-    match kind {
-        Kind::Sequence
-        | Kind::SequenceWithMemory
-        | Kind::Select
-        | Kind::AsyncSequence
-        | Kind::AsyncSelect
-        | Kind::TryCatch
-        | Kind::ReactiveSequence
-        | Kind::ReactiveSelect
-        | Kind::WhileDoElse
-        | Kind::Parallel { .. }
-        | Kind::ParallelAll { .. }
-        | Kind::Switch(_)
-        | Kind::Invert
-        | Kind::ForceSuccess
-        | Kind::ForceFailure
-        | Kind::KeepRunningUntilFailure
-        | Kind::Repeat(_)
-        | Kind::Retry(_)
-        | Kind::Cooldown(_)
-        | Kind::RunOnce { .. }
-        | Kind::Timeout(_)
-        | Kind::Delay(_)
-        | Kind::RunWhile { .. }
-        | Kind::After { .. } => true,
-        Kind::Scope { enter, .. } => enter.is_none(),
-        Kind::IfThenElse => child == 0,
+fn enters_freely(step: Step, child: usize) -> bool {
+    match step {
+        Step::Sequence
+        | Step::SequenceWithMemory
+        | Step::Select
+        | Step::AsyncSequence
+        | Step::AsyncSelect
+        | Step::TryCatch
+        | Step::ReactiveSequence
+        | Step::ReactiveSelect
+        | Step::WhileDoElse
+        | Step::Parallel { .. }
+        | Step::ParallelAll { .. }
+        | Step::Switch
+        | Step::Invert
+        | Step::ForceSuccess
+        | Step::ForceFailure
+        | Step::KeepRunningUntilFailure
+        | Step::Repeat(_)
+        | Step::Retry(_)
+        | Step::Cooldown
+        | Step::RunOnce { .. }
+        | Step::Latch(
+            Latch::Timeout | Latch::Delay | Latch::RunWhile { .. } | Latch::After { .. },
+        ) => true,
+        Step::Latch(Latch::Scope { enter, .. }) => !enter,
+        Step::IfThenElse => child == 0,
         // A guard, a condition, a permit, a period, an item or a place
         // would have to be checked or taken.
-        Kind::Decider { .. }
-        | Kind::Precondition { .. }
-        | Kind::Every(_)
-        | Kind::Gate(_)
-        | Kind::GlobalCooldown(_)
-        | Kind::Rendezvous { .. }
-        | Kind::ForEach { .. }
-        | Kind::Subtree { .. } => false,
-        Kind::Wait(_)
-        | Kind::Sync { .. }
-        | Kind::Request { .. }
-        | Kind::Monitor { .. }
-        | Kind::Cond(_)
-        | Kind::Action(_)
-        | Kind::Instant(_)
-        | Kind::Constant(_)
-        | Kind::Leaf { .. } => false,
+        Step::Decider { .. }
+        | Step::Latch(
+            Latch::Precondition { .. } | Latch::Every | Latch::Gate(_) | Latch::GlobalCooldown,
+        )
+        | Step::Rendezvous { .. }
+        | Step::ForEach { .. }
+        | Step::Subtree => false,
+        Step::Wait
+        | Step::Sync
+        | Step::Monitor { .. }
+        | Step::Cond
+        | Step::Action
+        | Step::Instant
+        | Step::Constant(_)
+        | Step::Leaf => false,
     }
 }
 
 /// Kinds that run at most one child at a time.
-fn one_child(kind: &Kind) -> bool {
-    !matches!(kind, Kind::Parallel { .. } | Kind::ParallelAll { .. })
+fn one_child(step: Step) -> bool {
+    !matches!(step, Step::Parallel { .. } | Step::ParallelAll { .. })
 }
 
 /// Child positions of old place `o` as positions among the children of new
@@ -205,7 +194,7 @@ impl Positions<'_> {
     }
 }
 
-impl Interpreter<'_> {
+impl Interpreter {
     /// Each place's parent.
     fn parents(&self) -> Vec<Option<usize>> {
         let mut parent = vec![None; self.places.len()];
@@ -217,14 +206,14 @@ impl Interpreter<'_> {
         parent
     }
 
-    fn kind(&self, p: usize) -> &Kind {
+    fn step(&self, p: usize) -> Step {
         let place = &self.places[p];
-        &self.program.trees[place.tree].ir.nodes[place.node].kind
+        self.trees[place.tree].nodes[place.node].step
     }
 
     fn row(&self, p: usize) -> kinds::Kind {
         let place = &self.places[p];
-        self.program.trees[place.tree].ir.nodes[place.node].row
+        self.trees[place.tree].nodes[place.node].row
     }
 
     /// Which places of this tree are the same nodes as places of `old`
@@ -287,70 +276,59 @@ impl Interpreter<'_> {
             }
             any
         };
-        let is = match self.kind(p) {
-            Kind::Cond(_) | Kind::Action(_) | Kind::Instant(_) | Kind::Constant(_) => claimed,
-            Kind::Monitor { .. } | Kind::Request { .. } => false,
-            Kind::Leaf { .. } => s.active,
-            Kind::Wait(_) => s.started.is_some(),
-            Kind::Sync { .. } => s.arrived || claimed,
-            Kind::Invert
-            | Kind::ForceSuccess
-            | Kind::ForceFailure
-            | Kind::KeepRunningUntilFailure
-            | Kind::Cooldown(_)
-            | Kind::RunOnce { .. } => {
+        let is = match self.step(p) {
+            Step::Cond | Step::Action | Step::Instant | Step::Constant(_) => claimed,
+            Step::Monitor { .. } => false,
+            Step::Leaf => s.active,
+            Step::Wait => s.started.is_some(),
+            Step::Sync => s.arrived || claimed,
+            Step::Invert
+            | Step::ForceSuccess
+            | Step::ForceFailure
+            | Step::KeepRunningUntilFailure
+            | Step::Cooldown
+            | Step::RunOnce { .. } => {
                 let below = each(live, &|_| claimed);
                 claimed || below
             }
-            Kind::Repeat(_) | Kind::Retry(_) => {
+            Step::Repeat(_) | Step::Retry(_) => {
                 let below = each(live, &|_| claimed);
                 claimed || below || s.count > 0 || s.active || s.running
             }
-            Kind::Parallel { .. } | Kind::ParallelAll { .. } => {
+            Step::Parallel { .. } | Step::ParallelAll { .. } => {
                 let entered = claimed || (s.succeeded | s.failed) != 0;
                 let done = s.succeeded | s.failed;
                 let below = each(live, &|i| entered && done & (1 << i) == 0);
                 entered || below
             }
-            Kind::Scope { .. }
-            | Kind::Timeout(_)
-            | Kind::Every(_)
-            | Kind::After { .. }
-            | Kind::Precondition { .. }
-            | Kind::RunWhile { .. }
-            | Kind::Gate(_)
-            | Kind::GlobalCooldown(_) => {
-                each(live, &|_| s.active);
-                s.active
-            }
-            Kind::Delay(_) => {
+            Step::Latch(Latch::Delay) => {
                 each(live, &|_| s.active && s.passed);
                 s.active
             }
-            Kind::ForEach { .. } => {
-                each(live, &|_| s.child.is_some());
-                s.active
-            }
-            Kind::Rendezvous { .. } => {
-                each(live, &|_| s.member.phase == rt::Phase::Meeting);
-                s.member.phase != rt::Phase::Idle
-            }
-            Kind::Subtree { .. } => {
+            Step::Latch(_) | Step::Subtree => {
                 each(live, &|_| s.active);
                 s.active
             }
-            Kind::Sequence
-            | Kind::SequenceWithMemory
-            | Kind::Select
-            | Kind::AsyncSequence
-            | Kind::AsyncSelect
-            | Kind::TryCatch
-            | Kind::ReactiveSequence
-            | Kind::ReactiveSelect
-            | Kind::IfThenElse
-            | Kind::WhileDoElse
-            | Kind::Switch(_)
-            | Kind::Decider { .. } => {
+            Step::ForEach { .. } => {
+                each(live, &|_| s.child.is_some());
+                s.active
+            }
+            Step::Rendezvous { .. } => {
+                each(live, &|_| s.member.phase == rt::Phase::Meeting);
+                s.member.phase != rt::Phase::Idle
+            }
+            Step::Sequence
+            | Step::SequenceWithMemory
+            | Step::Select
+            | Step::AsyncSequence
+            | Step::AsyncSelect
+            | Step::TryCatch
+            | Step::ReactiveSequence
+            | Step::ReactiveSelect
+            | Step::IfThenElse
+            | Step::WhileDoElse
+            | Step::Switch
+            | Step::Decider { .. } => {
                 let running = s.child;
                 each(live, &|i| running == Some(i));
                 running.is_some() || s.start != 0
@@ -405,10 +383,10 @@ impl Interpreter<'_> {
                 let moved = migration.from(q).is_some_and(|o| live_old[o]);
                 let drop_from = if !moved
                     && let Some(&first) = running.first()
-                    && !enters_freely(self.kind(q), first)
+                    && !enters_freely(self.step(q), first)
                 {
                     Some(0)
-                } else if one_child(self.kind(q)) && running.len() > 1 {
+                } else if one_child(self.step(q)) && running.len() > 1 {
                     Some(1)
                 } else {
                     None
@@ -427,7 +405,6 @@ impl Interpreter<'_> {
         // Halt what does not move, deepest first.
         let mut run = Run {
             layout: old,
-            program: &old.program,
             agent,
             shared: old_shared,
             host,
@@ -486,17 +463,17 @@ impl Interpreter<'_> {
                 None => {
                     // Put around a running node by the edit: entered now.
                     slot.since = now;
-                    match self.kind(q) {
-                        Kind::Parallel { .. } | Kind::ParallelAll { .. } => {}
-                        Kind::Repeat(None) | Kind::Retry(None) => {
+                    match self.step(q) {
+                        Step::Parallel { .. } | Step::ParallelAll { .. } => {}
+                        Step::Repeat(None) | Step::Retry(None) => {
                             slot.active = true;
                             slot.running = true;
                         }
-                        Kind::SequenceWithMemory => {
+                        Step::SequenceWithMemory => {
                             slot.child = running;
                             slot.keep.next = running.unwrap_or(0);
                         }
-                        Kind::Delay(_) => {
+                        Step::Latch(Latch::Delay) => {
                             slot.active = true;
                             slot.passed = true;
                         }
@@ -510,10 +487,10 @@ impl Interpreter<'_> {
         }
         // Armed monitors.
         for o in 0..old.places.len() {
-            if let Kind::Monitor { index, .. } = old.kind(o)
+            if let Step::Monitor { index } = old.step(o)
                 && agent.armed[old.places[o].instance] & (1 << index) != 0
                 && let Some(q) = migration.to(o)
-                && let Kind::Monitor { index: new, .. } = self.kind(q)
+                && let Step::Monitor { index: new } = self.step(q)
             {
                 fresh.armed[self.places[q].instance] |= 1 << new;
             }
@@ -530,23 +507,19 @@ impl Interpreter<'_> {
     }
 }
 
-impl<H: Host> Run<'_, '_, H> {
+impl<H: Host> Run<'_, H> {
     /// Gives back what the node at place `p` holds itself, leaving its
     /// children as they are: halting one node of a tree whose other nodes
     /// move on.
     fn release_own(&mut self, p: usize) {
-        let node = self.node(p);
-        match &node.kind {
-            Kind::Leaf { .. } => self.halt_leaf(p),
-            Kind::Rendezvous { n, .. } => self.leave(p, number(n)),
-            _ => {
-                if self.slot(p).active
-                    && let Some(latch) = Latch::of(node)
-                {
-                    self.slot(p).active = false;
-                    self.release(p, latch, true);
-                }
+        match self.node(p).step {
+            Step::Leaf => self.halt_leaf(p),
+            Step::Rendezvous { n } => self.leave(p, n),
+            Step::Latch(latch) if self.slot(p).active => {
+                self.slot(p).active = false;
+                self.release(p, latch, true);
             }
+            _ => {}
         }
     }
 }
