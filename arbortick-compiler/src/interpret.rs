@@ -474,6 +474,8 @@ pub struct Interpreter {
     /// Every tree of the program, as the interpreter runs it.
     trees: Vec<Laid>,
     places: Vec<Place>,
+    /// The children's places of every place, one run per place.
+    kids: Vec<usize>,
     /// The expressions of each place, as `places`.
     sites: Vec<Sites>,
     /// The monitors' places of each tree instance, in node order.
@@ -559,24 +561,40 @@ enum Step {
     ReactiveSelect,
     IfThenElse,
     WhileDoElse,
-    Parallel { success: u32, failure: u32 },
-    ParallelAll { max_failures: u32 },
+    Parallel {
+        success: u32,
+        failure: u32,
+    },
+    ParallelAll {
+        max_failures: u32,
+    },
     Invert,
     ForceSuccess,
     ForceFailure,
     KeepRunningUntilFailure,
     Repeat(Option<u32>),
     Retry(Option<u32>),
-    ForEach { then: Status },
-    Decider { policy: Policy, redecides: Option<u32> },
+    ForEach {
+        then: Status,
+    },
+    Decider {
+        policy: Policy,
+        redecides: Option<u32>,
+    },
     Wait,
     Cooldown,
-    RunOnce { skip: Option<Status> },
+    RunOnce {
+        skip: Option<Status>,
+    },
     /// The decorators that latch ([`Latch`]).
     Latch(Latch),
-    Rendezvous { n: u32 },
+    Rendezvous {
+        n: u32,
+    },
     Sync,
-    Monitor { index: usize },
+    Monitor {
+        index: usize,
+    },
     Switch,
     Cond,
     Action,
@@ -696,7 +714,10 @@ impl Node {
 struct Place {
     tree: usize,
     node: usize,
-    children: Vec<usize>,
+    /// The node's step, kept here for the tick to read in one place.
+    step: Step,
+    /// Where its children's places are in [`Interpreter::kids`].
+    children: core::ops::Range<usize>,
     /// The tree instance (root tree 0, then each embedded subtree) whose
     /// monitors this node arms.
     instance: usize,
@@ -970,14 +991,13 @@ impl Interpreter {
             .map(|tree| Laid {
                 name: tree.name.clone(),
                 activation_times: tree.activation_times,
-                nodes: (tree.ir.nodes.iter())
-                    .map(Node::of)
-                    .collect(),
+                nodes: (tree.ir.nodes.iter()).map(Node::of).collect(),
             })
             .collect();
         let mut layout = Interpreter {
             trees,
             places: Vec::new(),
+            kids: Vec::new(),
             sites: Vec::new(),
             monitors: Vec::new(),
             nesting: 0,
@@ -1091,10 +1111,12 @@ impl Interpreter {
         });
         let ids = n.children.clone();
         self.sites.push(sites);
+        let step = self.trees[tree].nodes[node].step;
         self.places.push(Place {
             tree,
             node,
-            children: Vec::new(),
+            step,
+            children: 0..0,
             instance,
             rendezvous,
             role,
@@ -1107,8 +1129,15 @@ impl Interpreter {
                 .map(|&c| self.lay_out(program, tree, c, instance, inner))
                 .collect()
         };
-        self.places[place].children = children;
+        let start = self.kids.len();
+        self.kids.extend(children);
+        self.places[place].children = start..self.kids.len();
         place
+    }
+
+    /// The places of the children of place `p`.
+    fn children_of(&self, p: usize) -> &[usize] {
+        &self.kids[self.places[p].children.clone()]
     }
 
     /// The name of the tree this interpreter runs.
@@ -1245,9 +1274,10 @@ impl<'r, H: Host> Run<'r, H> {
 
     #[inline]
     fn child(&self, p: usize, i: usize) -> usize {
-        self.layout.places[p].children[i]
+        self.layout.kids[self.layout.places[p].children.start + i]
     }
 
+    #[inline]
     fn children(&self, p: usize) -> usize {
         self.layout.places[p].children.len()
     }
@@ -1409,6 +1439,7 @@ impl<'r, H: Host> Run<'r, H> {
     /// `hooked`): a hook may replace it or change its status; a node left
     /// finished is halted, a node left running is held. A hook's `Running`
     /// for a node that cannot run is ignored.
+    #[inline(never)]
     fn hooked(&mut self, p: usize) -> Status {
         let can_run = self.node(p).can_run;
         let taken = |s: &Status| can_run || !s.is_running();
@@ -1441,6 +1472,7 @@ impl<'r, H: Host> Run<'r, H> {
     /// memory ([`Shape::LeafOf`](ir::Shape::LeafOf)) runs exactly when that
     /// leaf does: the nodes down to the leaf hold the child leading to it,
     /// and the leaf counts as started.
+    #[inline(never)]
     fn hold(&mut self, p: usize) {
         let leaf = match (self.node(p).step, self.node(p).leaf_of) {
             (Step::Leaf, _) => p,
@@ -1460,8 +1492,7 @@ impl<'r, H: Host> Run<'r, H> {
                         .expect("the path leads through the children");
                     // A sequence or select remembers the child it runs;
                     // a decorator over the leaf, nothing.
-                    if self.node(q).holds_running_child && self.slot(q).child.is_none()
-                    {
+                    if self.node(q).holds_running_child && self.slot(q).child.is_none() {
                         self.slot(q).child = Some(i);
                     }
                     q = self.child(q, i);
@@ -1474,9 +1505,8 @@ impl<'r, H: Host> Run<'r, H> {
     }
 
     fn tick_node(&mut self, p: usize) -> Status {
-        let node = self.node(p);
         use Status::{Failure, Running, Success};
-        match node.step {
+        match self.layout.places[p].step {
             Step::Cond => Status::from(self.condition(p, Which::Main)),
             Step::Action => self.ask(p, Which::Main, |h, at, e| h.action(at, e)),
             Step::Instant => self.ask(p, Which::Main, |h, at, e| h.instant(at, e).status()),
@@ -1612,12 +1642,14 @@ impl<'r, H: Host> Run<'r, H> {
     /// `sequence`, `select` (resume at the running child) and
     /// `sequence_with_memory` (resume where it stopped, also after a
     /// failure or a halt).
+    #[inline(never)]
     fn one_of(&mut self, p: usize, form: Plain, next: Status) -> Status {
         let n = self.children(p);
         self.in_order(p, form, next, n)
     }
 
     /// [`one_of`](Self::one_of) over the first `n` children.
+    #[inline(never)]
     fn in_order(&mut self, p: usize, form: Plain, next: Status, n: usize) -> Status {
         let resumed = self.slot(p).child;
         let first = match form {
@@ -1655,6 +1687,7 @@ impl<'r, H: Host> Run<'r, H> {
     /// `try_catch`: the children but the last as a `sequence`; when one
     /// fails, the last (the catch) runs in the same tick, and the node
     /// fails once it finished. While the catch runs, it alone is ticked.
+    #[inline(never)]
     fn try_catch(&mut self, p: usize) -> Status {
         let catch = self.children(p) - 1;
         if self.slot(p).child != Some(catch) {
@@ -1674,6 +1707,7 @@ impl<'r, H: Host> Run<'r, H> {
 
     /// `reactive_sequence`, `reactive_select`: from the first child every
     /// tick; a child that stops or runs halts the remembered later one.
+    #[inline(never)]
     fn reactive(&mut self, p: usize, next: Status, stop: Status) -> Status {
         for i in 0..self.children(p) {
             let status = self.tick(self.child(p, i));
@@ -1690,6 +1724,7 @@ impl<'r, H: Host> Run<'r, H> {
         next
     }
 
+    #[inline(never)]
     fn if_then_else(&mut self, p: usize) -> Status {
         let pick = match self.slot(p).child {
             Some(b @ (1 | 2)) => b,
@@ -1711,6 +1746,7 @@ impl<'r, H: Host> Run<'r, H> {
         status
     }
 
+    #[inline(never)]
     fn while_do_else(&mut self, p: usize) -> Status {
         let status = self.tick(self.child(p, 0));
         let pick = match status {
@@ -1738,6 +1774,7 @@ impl<'r, H: Host> Run<'r, H> {
 
     /// `parallel` (`thresholds`: success and effective failure counts) and
     /// `parallel_all` (finishes when every child finished).
+    #[inline(never)]
     fn parallel(&mut self, p: usize, thresholds: Option<(u32, u32)>, max_failures: u32) -> Status {
         let n = self.children(p);
         for i in 0..n {
@@ -1775,6 +1812,7 @@ impl<'r, H: Host> Run<'r, H> {
     }
 
     /// `repeat(n)` (`again`: Success) and `retry(n)` (`again`: Failure).
+    #[inline(never)]
     fn repeat(&mut self, p: usize, n: u32, again: Status) -> Status {
         loop {
             let status = self.tick(self.child(p, 0));
@@ -1794,6 +1832,7 @@ impl<'r, H: Host> Run<'r, H> {
 
     /// `repeat(forever)`, `retry(forever)`: a run that started in this tick
     /// and ends the way that goes on ends the tick with `Running`.
+    #[inline(never)]
     fn forever(&mut self, p: usize, again: Status) -> Status {
         let mut fresh = !self.slot(p).running;
         self.slot(p).active = true;
@@ -1817,6 +1856,7 @@ impl<'r, H: Host> Run<'r, H> {
 
     /// Latched decorators: enter once (or refuse), check what may stop
     /// the node, hold, run the child, leave when it finishes.
+    #[inline(never)]
     fn latch(&mut self, p: usize, latch: Latch) -> Status {
         let node = self.node(p);
         let now = self.input.now;
@@ -1943,6 +1983,7 @@ impl<'r, H: Host> Run<'r, H> {
     }
 
     /// `rendezvous(n) as role`: join, wait for the group, run the child.
+    #[inline(never)]
     fn meet(&mut self, p: usize, n: u32) -> Status {
         if self.slot(p).member.phase == rt::Phase::Idle {
             match rt::rendezvous_join(self.rendezvous(p), n) {
@@ -1979,6 +2020,7 @@ impl<'r, H: Host> Run<'r, H> {
     }
 
     /// `sync`: arrive once, then wait for every member.
+    #[inline(never)]
     fn sync(&mut self, p: usize) -> Status {
         let r = self.layout.places[p]
             .rendezvous
@@ -2009,6 +2051,7 @@ impl<'r, H: Host> Run<'r, H> {
     /// A decider group: guards, hysteresis, interrupts, masked redecides
     /// (see `generate/decide.rs`). Each turn of the loop decides once and
     /// runs the active child; a failed child is masked for the next turn.
+    #[inline(never)]
     fn decider(&mut self, p: usize, policy: Policy, redecides: Option<u32>) -> Status {
         let n = self.children(p);
         let mut mask: u128 = 0;

@@ -199,7 +199,7 @@ impl Interpreter {
     fn parents(&self) -> Vec<Option<usize>> {
         let mut parent = vec![None; self.places.len()];
         for (p, place) in self.places.iter().enumerate() {
-            for &c in &place.children {
+            for &c in &self.kids[place.children.clone()] {
                 parent[c] = Some(p);
             }
         }
@@ -268,7 +268,7 @@ impl Interpreter {
 
     fn walk(&self, agent: &Agent, p: usize, claimed: bool, live: &mut [bool]) -> bool {
         let s = &agent.slots[p];
-        let children = &self.places[p].children;
+        let children = self.children_of(p);
         let each = |live: &mut [bool], claim: &dyn Fn(usize) -> bool| {
             let mut any = false;
             for (i, &c) in children.iter().enumerate() {
@@ -377,7 +377,7 @@ impl Interpreter {
             }
             let mut dropped = false;
             for q in (0..n).filter(|&q| live[q]) {
-                let children = &self.places[q].children;
+                let children = self.children_of(q);
                 let running: Vec<usize> =
                     (0..children.len()).filter(|&i| live[children[i]]).collect();
                 let moved = migration.from(q).is_some_and(|o| live_old[o]);
@@ -428,8 +428,8 @@ impl Interpreter {
             let o = migration.from(q);
             let slot = &mut fresh.slots[q];
             let positions = |o: usize| Positions {
-                old: &old.places[o].children,
-                new: &self.places[q].children,
+                old: old.children_of(o),
+                new: self.children_of(q),
                 migration,
             };
             if let Some(o) = o {
@@ -442,7 +442,7 @@ impl Interpreter {
             if !live[q] {
                 continue;
             }
-            let children = &self.places[q].children;
+            let children = self.children_of(q);
             let running = (0..children.len()).find(|&i| live[children[i]]);
             match o.filter(|&o| live_old[o]) {
                 Some(o) => {
@@ -501,7 +501,7 @@ impl Interpreter {
     /// The wanted places at and below `q` are not wanted any more.
     fn unwant(&self, q: usize, wanted: &mut [bool]) {
         wanted[q] = false;
-        for &c in &self.places[q].children {
+        for &c in self.children_of(q) {
             self.unwant(c, wanted);
         }
     }
