@@ -63,7 +63,10 @@
 //!   the embedded tree as its own, by [`At::tree`].
 //! - A `when let` guard's value is not kept: the host answers whether it
 //!   matches ([`Host::matches`]), and expressions in the child that use
-//!   the binding are the host's to resolve.
+//!   the binding are the host's to resolve. [`At::bound`] names the places
+//!   whose bindings are in scope (decider children whose `when let`
+//!   matched, `for_each` nodes), so a host can keep each value by place;
+//!   [`Expression::scope`] says which bindings an expression sees.
 //! - Shared nodes (gates, global cooldowns, rendezvous) are one per node
 //!   of each tree in the program, as when every embedding of a subtree is
 //!   passed the same shared object.
@@ -275,6 +278,12 @@ pub struct At<'a> {
     /// evaluated; `None` when it gave none, or for calls about the node
     /// itself (trace events, node hooks).
     pub index: Option<u32>,
+    /// The places whose bindings are in scope, outermost first: decider
+    /// children whose `when let` matched (the value their
+    /// [`Host::matches`] saw) and `for_each` nodes (the item their
+    /// [`Host::item`] gave). A host that keeps those values by place finds
+    /// them here.
+    pub bound: &'a [usize],
 }
 
 /// What the interpreter asks of the world: the values of the tree's Rust
@@ -476,6 +485,8 @@ pub struct Interpreter {
     places: Vec<Place>,
     /// The children's places of every place, one run per place.
     kids: Vec<usize>,
+    /// The binding places in scope at every place, one run per place.
+    binders: Vec<usize>,
     /// The expressions of each place, as `places`.
     sites: Vec<Sites>,
     /// The monitors' places of each tree instance, in node order.
@@ -725,6 +736,11 @@ struct Place {
     rendezvous: Option<usize>,
     /// The role a `rendezvous` binds, as source text.
     role: String,
+    /// The places whose bindings are in scope here, as a run of
+    /// [`Interpreter::binders`] (see [`At::bound`]).
+    bound: core::ops::Range<usize>,
+    /// What the node binds (`PATTERN: Type`, `name: Type`), if anything.
+    binds: String,
 }
 
 /// One agent's state for an [`Interpreter`]: what runs, and what outlives
@@ -845,7 +861,7 @@ pub enum Use {
 }
 
 /// One expression of a laid-out tree, as [`Interpreter::resolve`] shows it.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Expression<'a> {
     /// What the tree does with it.
     pub used: Use,
@@ -857,6 +873,11 @@ pub struct Expression<'a> {
     pub at: At<'a>,
     /// 1-based line of its node.
     pub line: usize,
+    /// The bindings in scope, outermost first, one per place of
+    /// [`At::bound`]: `PATTERN: Type` of a `when let`, `name: Type` of a
+    /// `for_each` item. The same text under other bindings is another
+    /// expression.
+    pub scope: Vec<&'a str>,
 }
 
 /// An expression where a place evaluates it: its source text, and the
@@ -868,6 +889,8 @@ struct Site {
     /// A `when let`'s pattern.
     pattern: String,
     index: Option<u32>,
+    /// How many of its place's bindings ([`Place::bound`]) are in scope.
+    bound: usize,
 }
 
 /// The expressions of one place, worked out once when the tree is laid
@@ -998,6 +1021,7 @@ impl Interpreter {
             trees,
             places: Vec::new(),
             kids: Vec::new(),
+            binders: Vec::new(),
             sites: Vec::new(),
             monitors: Vec::new(),
             nesting: 0,
@@ -1005,7 +1029,7 @@ impl Interpreter {
             offsets,
             shared_len: total,
         };
-        layout.lay_out(program, root, 0, 0, None);
+        layout.lay_out(program, root, 0, 0, None, &[]);
         layout.monitors = (0..layout.instances)
             .map(|instance| {
                 (0..layout.places.len())
@@ -1051,6 +1075,7 @@ impl Interpreter {
             let tree = &self.trees[place.tree];
             let node = &tree.nodes[place.node];
             for site in place_sites.iter_mut() {
+                let bound = &self.binders[place.bound.clone()][..site.bound];
                 let expression = Expression {
                     used: site.used,
                     text: &site.text,
@@ -1061,8 +1086,13 @@ impl Interpreter {
                         place: p,
                         roles: &[],
                         index: None,
+                        bound,
                     },
                     line: node.line as usize,
+                    scope: bound
+                        .iter()
+                        .map(|&b| self.places[b].binds.as_str())
+                        .collect(),
                 };
                 match index(&expression) {
                     Ok(i) => site.index = Some(i),
@@ -1091,13 +1121,51 @@ impl Interpreter {
         node: usize,
         instance: usize,
         rendezvous: Option<usize>,
+        outer: &[usize],
     ) -> usize {
         let place = self.places.len();
         let n = &program.trees[tree].ir.nodes[node];
         let child_nodes: Vec<&ir::Node> = (n.children.iter())
             .map(|&c| &program.trees[tree].ir.nodes[c])
             .collect();
-        let sites = Sites::of(n, &child_nodes);
+        let mut sites = Sites::of(n, &child_nodes);
+        // What this node binds: a `when let` for itself (its clauses after
+        // it and the node), a `for_each` item for its child.
+        let when_let = (n.guard.iter())
+            .flat_map(|g| g.clauses.iter().enumerate())
+            .find_map(|(i, c)| match &c.kind {
+                ClauseKind::WhenLet { pat, ty, .. } => {
+                    Some((i, format!("{}: {}", text(pat), text(ty))))
+                }
+                _ => None,
+            });
+        let item = match &n.kind {
+            Kind::ForEach { item, .. } => Some(format!("{}: {}", item.name, text(&item.ty))),
+            _ => None,
+        };
+        let mut own = outer.to_vec();
+        if when_let.is_some() {
+            own.push(place);
+        }
+        let start = self.binders.len();
+        self.binders.extend(&own);
+        let bound = start..self.binders.len();
+        for site in sites.iter_mut() {
+            site.bound = own.len();
+        }
+        if let Some((w, _)) = &when_let {
+            for (i, site) in sites.clauses.iter_mut().enumerate() {
+                site.bound = own.len() - usize::from(i <= *w);
+            }
+        }
+        let inner_scope = {
+            let mut scope = own;
+            if item.is_some() {
+                scope.push(place);
+            }
+            scope
+        };
+        let binds = when_let.map(|(_, b)| b).or(item).unwrap_or_default();
         let (inner, role) = if let Kind::Rendezvous { role, .. } = &n.kind {
             (Some(place), role.to_string())
         } else {
@@ -1120,13 +1188,16 @@ impl Interpreter {
             instance,
             rendezvous,
             role,
+            bound,
+            binds,
         });
+        // An embedded tree's expressions see none of the bindings around it.
         let children: Vec<usize> = if let Some(sub) = sub {
             self.instances += 1;
-            vec![self.lay_out(program, sub, 0, self.instances - 1, None)]
+            vec![self.lay_out(program, sub, 0, self.instances - 1, None, &[])]
         } else {
             ids.iter()
-                .map(|&c| self.lay_out(program, tree, c, instance, inner))
+                .map(|&c| self.lay_out(program, tree, c, instance, inner, &inner_scope))
                 .collect()
         };
         let start = self.kids.len();
@@ -1295,12 +1366,14 @@ impl<'r, H: Host> Run<'r, H> {
     /// is evaluated.
     fn at_site<R>(&mut self, p: usize, site: Option<&Site>, f: impl FnOnce(&mut H, &At) -> R) -> R {
         let place = &self.layout.places[p];
+        let bound = &self.layout.binders[place.bound.clone()];
         let at = At {
             tree: &self.layout.trees[place.tree].name,
             node: place.node,
             place: p,
             roles: &self.roles,
             index: site.and_then(|s| s.index),
+            bound: site.map_or(bound, |s| &bound[..s.bound]),
         };
         f(self.host, &at)
     }
