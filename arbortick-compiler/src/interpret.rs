@@ -138,6 +138,34 @@ fn text(tokens: impl ToTokens) -> String {
     tokens.to_token_stream().to_string()
 }
 
+/// The body of the `behavior_tree!` invocation in `tokens` (at any depth)
+/// whose macro name is on `line`.
+fn invocation(tokens: proc_macro2::TokenStream, line: usize) -> Option<proc_macro2::TokenStream> {
+    use proc_macro2::TokenTree;
+    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    for (i, token) in tokens.iter().enumerate() {
+        match (token, tokens.get(i + 1), tokens.get(i + 2)) {
+            (
+                TokenTree::Ident(name),
+                Some(TokenTree::Punct(bang)),
+                Some(TokenTree::Group(body)),
+            ) if name == "behavior_tree"
+                && bang.as_char() == '!'
+                && name.span().start().line == line =>
+            {
+                return Some(body.stream());
+            }
+            (TokenTree::Group(group), _, _) => {
+                if let Some(body) = invocation(group.stream(), line) {
+                    return Some(body);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 /// The name of the tree a subtree node embeds: the last segment of its path.
 fn embedded(path: &syn::Path) -> String {
     path.segments
@@ -160,6 +188,46 @@ impl Program {
                 }]
             })?;
         Program::from_tokens(tokens)
+    }
+
+    /// Parses, checks and lowers the `behavior_tree!` invocation of a Rust
+    /// source file whose macro name is on `line` (1-based; what `line!()`
+    /// gives where the macro is called): what a running program reloads
+    /// when the file holding its trees changes. Diagnostics give lines and
+    /// columns in the file.
+    ///
+    /// ```
+    /// use bt_compiler::interpret::Program;
+    /// let file = "use bt::behavior_tree;\n\
+    ///             behavior_tree! {\n\
+    ///                 tree A(me: &mut M) { action me.a() }\n\
+    ///             }\n\
+    ///             bt::behavior_tree! { tree B(me: &mut M) { sequnce { cond me.b() } } }\n";
+    /// let program = Program::parse_file(file, 2).unwrap();
+    /// assert!(program.tree("A").is_some());
+    /// let errors = Program::parse_file(file, 5).err().unwrap();
+    /// assert_eq!(errors[0].line, 5);
+    /// assert_eq!(Program::parse_file(file, 3).err().unwrap()[0].message,
+    ///            "no `behavior_tree!` invocation on line 3");
+    /// ```
+    pub fn parse_file(source: &str, line: usize) -> Result<Program, Vec<Diagnostic>> {
+        let tokens: proc_macro2::TokenStream =
+            source.parse().map_err(|e: proc_macro2::LexError| {
+                let start = e.span().start();
+                vec![Diagnostic {
+                    message: e.to_string(),
+                    line: start.line,
+                    column: start.column + 1,
+                }]
+            })?;
+        match invocation(tokens, line) {
+            Some(body) => Program::from_tokens(body),
+            None => Err(vec![Diagnostic {
+                message: format!("no `behavior_tree!` invocation on line {line}"),
+                line,
+                column: 1,
+            }]),
+        }
     }
 
     /// Like [`Program::parse`], from tokens.

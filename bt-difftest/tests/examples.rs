@@ -120,3 +120,52 @@ fn a_creature_recording_reads_back_record_for_record() {
         }
     }
 }
+
+/// What hot reload reads: each example's trees, found in its source file by
+/// the line of its `behavior_tree!`, parse for the interpreter, and the
+/// node tables agree with the compiled trees'. The requests example is the
+/// one the interpreter refuses, and says why.
+#[test]
+fn the_example_sources_parse_for_the_interpreter_from_their_files() {
+    use bt_compiler::interpret::Program;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let file = |path: &str| std::fs::read_to_string(root.join(path)).unwrap();
+    let line_of = |text: &str| {
+        1 + text
+            .lines()
+            .position(|l| l.trim_start().starts_with("behavior_tree! {"))
+            .expect("an invocation")
+    };
+    for (path, tree, nodes) in [
+        (
+            "examples/creature.rs",
+            "CreatureBrain",
+            creature::CreatureBrain::NODES.len(),
+        ),
+        (
+            "examples/guards.rs",
+            "GuardDuty",
+            guards::GuardDuty::NODES.len(),
+        ),
+        ("examples/squad.rs", "Soldier", squad::Soldier::NODES.len()),
+    ] {
+        let text = file(path);
+        let program =
+            Program::parse_file(&text, line_of(&text)).unwrap_or_else(|e| panic!("{path}: {e:?}"));
+        let interpreter = program.interpreter(tree).expect(tree);
+        assert_eq!(program.tree(tree).unwrap().kinds().count(), nodes, "{path}");
+        assert_eq!(interpreter.name(), tree);
+    }
+    let text = file("examples/requests.rs");
+    let refused = Program::parse_file(&text, line_of(&text))
+        .err()
+        .expect("refused");
+    assert!(
+        refused[0].message.contains("does not run `request` nodes"),
+        "{refused:?}"
+    );
+    assert!(
+        refused[0].line > line_of(&text),
+        "a line of the file: {refused:?}"
+    );
+}
