@@ -87,6 +87,8 @@ pub use migrate::Migration;
 /// Every tree of one `behavior_tree!` body, checked and lowered.
 pub struct Program {
     trees: Vec<Tree>,
+    /// The body's tokens, as text.
+    source: String,
 }
 
 /// A problem that keeps source text from being interpreted: what the
@@ -232,6 +234,7 @@ impl Program {
 
     /// Like [`Program::parse`], from tokens.
     pub fn from_tokens(tokens: proc_macro2::TokenStream) -> Result<Program, Vec<Diagnostic>> {
+        let source = tokens.to_string();
         let mut errors = Errors::default();
         let input = crate::parse::parse(tokens, &mut errors);
         // What derives need is rustc's to check: the interpreter derives
@@ -291,7 +294,13 @@ impl Program {
                 ir,
             })
             .collect();
-        Ok(Program { trees })
+        Ok(Program { trees, source })
+    }
+
+    /// The body's tokens as text: the same for two sources that differ
+    /// only in layout and (non-doc) comments.
+    pub fn source(&self) -> &str {
+        &self.source
     }
 
     /// The trees, in source order.
@@ -449,6 +458,12 @@ pub trait Host {
     fn after(&mut self, at: &At, status: Status) -> Status {
         status
     }
+    /// The agent moved to another version of the tree
+    /// ([`Interpreter::migrate`]), which has `places` places: the running
+    /// state of each old place of `moved` is now at its new place. A host
+    /// that keeps state by place (a leaf's memory, a `when let` value)
+    /// moves it; what was not moved was halted.
+    fn migrated(&mut self, moved: &[(usize, usize)], places: usize) {}
 }
 
 /// A trace event: what compiled code reports through
@@ -959,6 +974,8 @@ struct Site {
     index: Option<u32>,
     /// How many of its place's bindings ([`Place::bound`]) are in scope.
     bound: usize,
+    /// A number written as a duration or score: not asked of the host.
+    number: Option<f64>,
 }
 
 /// The expressions of one place, worked out once when the tree is laid
@@ -990,9 +1007,16 @@ enum Which {
 
 impl Site {
     fn new(used: Use, expr: impl ToTokens) -> Site {
+        let text = text(expr);
+        // A duration or score written as a number is that number: the
+        // tree reads it without asking the host.
+        let number = matches!(used, Use::Seconds | Use::Score)
+            .then(|| text.replace(' ', "").parse::<f64>().ok())
+            .flatten();
         Site {
             used,
-            text: text(expr),
+            text,
+            number,
             ..Site::default()
         }
     }
@@ -1060,11 +1084,12 @@ impl Sites {
         sites
     }
 
-    /// Every expression, with which one it is.
+    /// Every expression the host is asked about.
     fn iter_mut(&mut self) -> impl Iterator<Item = &mut Site> {
-        let main = (!self.main.text.is_empty()).then_some(&mut self.main);
-        let hooks = self.hooks.iter_mut().filter(|s| !s.text.is_empty());
-        let clauses = self.clauses.iter_mut().filter(|s| !s.text.is_empty());
+        let asked = |s: &&mut Site| !s.text.is_empty() && s.number.is_none();
+        let main = Some(&mut self.main).filter(asked);
+        let hooks = self.hooks.iter_mut().filter(asked);
+        let clauses = self.clauses.iter_mut().filter(asked);
         main.into_iter().chain(hooks).chain(clauses)
     }
 }
@@ -1523,7 +1548,10 @@ impl<'r, H: Host> Run<'r, H> {
     }
 
     fn seconds(&mut self, p: usize, which: Which) -> f64 {
-        self.ask(p, which, |h, at, e| h.seconds(at, e))
+        match self.site(p, which).number {
+            Some(seconds) => seconds,
+            None => self.ask(p, which, |h, at, e| h.seconds(at, e)),
+        }
     }
 
     /// Hook `i` of place `p` (see [`Sites::hooks`]).
@@ -2350,7 +2378,10 @@ impl<'r, H: Host> Run<'r, H> {
                     self.ask(c, which, |h, at, e| h.matches(at, e, pattern))
                 }
                 Test::Score => {
-                    score = self.ask(c, which, |h, at, e| h.score(at, e));
+                    score = match self.site(c, which).number {
+                        Some(number) => number as f32,
+                        None => self.ask(c, which, |h, at, e| h.score(at, e)),
+                    };
                     score > 0.0
                 }
                 Test::Every => {

@@ -15,6 +15,7 @@ mod generate;
 pub mod interpret;
 mod ir;
 pub mod kinds;
+pub mod live;
 mod lower;
 mod parse;
 
