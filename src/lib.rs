@@ -77,6 +77,9 @@ pub use bt_runtime::*;
 pub mod example_generated;
 
 pub mod cookbook;
+#[cfg(feature = "hot-reload")]
+#[cfg_attr(docsrs, doc(cfg(feature = "hot-reload")))]
+pub mod hot;
 pub mod reference;
 
 /// The node of a tree labelled `'label`, as `&'static NodeInfo`, checked

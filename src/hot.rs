@@ -1,0 +1,231 @@
+//! Hot reload, for development builds (feature `hot-reload`): a tree runs on
+//! the compiler's interpreter with its expressions compiled, and is reloaded
+//! from its source file while the program runs. A build without the feature
+//! contains none of this: no compiler, no file watcher.
+//!
+//! The engine is [`Live`] (from `bt_compiler::live`): [`Live::reload`]
+//! rereads a file, and agents move to the new version at their next tick,
+//! keeping the state of every node that stays. A [`Watcher`] calls it when
+//! the file changes, and reports each outcome, one line to log.
+//!
+//! ```
+//! use bt::hot::{Live, Program, Reload, Table, Watcher};
+//! use std::sync::{Arc, mpsc};
+//! use std::time::Duration;
+//!
+//! let dir = std::env::temp_dir().join(format!("bt-hot-doc-{}", std::process::id()));
+//! std::fs::create_dir_all(&dir).unwrap();
+//! let path = dir.join("brain.rs");
+//! let source = "behavior_tree! { tree T(me: &mut M) { select { cond me.a(), cond me.b() } } }\n";
+//! std::fs::write(&path, source).unwrap();
+//!
+//! let program = Program::parse_file(source, 1).unwrap();
+//! let live = Arc::new(Live::new(&program, "T", Table::of(&program, "T").unwrap()).unwrap());
+//! let (tx, rx) = mpsc::channel();
+//! let watcher = Watcher::new(Arc::clone(&live), &path, 1, move |outcome| {
+//!     let _ = tx.send(outcome.to_string());
+//! })
+//! .unwrap();
+//!
+//! // Saved as editors save: written beside the file, renamed over it.
+//! let edited = source.replace("cond me.a(), cond me.b()", "cond me.b(), cond me.a()");
+//! std::fs::write(dir.join("brain.rs.new"), edited).unwrap();
+//! std::fs::rename(dir.join("brain.rs.new"), &path).unwrap();
+//! let line = rx.recv_timeout(Duration::from_secs(20)).expect("the watcher saw the edit");
+//! assert_eq!(line, "T: reloaded as version 2, 3 of 3 nodes kept their state");
+//! drop(watcher);
+//! std::fs::remove_dir_all(&dir).unwrap();
+//! ```
+
+pub use bt_compiler::interpret::{At, Diagnostic, Expression, Host, Input, Program, Use};
+pub use bt_compiler::live::{Live, LiveAgent, Missing, Reload, Table, Version};
+
+use notify::Watcher as _;
+use std::boxed::Box;
+use std::path::{Path, PathBuf};
+use std::string::String;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// Reloads a [`Live`] tree whenever its source file changes, on a thread
+/// of its own, until it is dropped. A file written in place may be read
+/// half-written, which reports errors until the next event reads it whole;
+/// editors save by renaming a new file over the old, which it never sees
+/// half-done.
+pub struct Watcher {
+    /// Kept for its thread: dropping it stops watching.
+    _inner: Box<dyn notify::Watcher + Send>,
+    polling: bool,
+}
+
+impl core::fmt::Debug for Watcher {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Watcher")
+            .field("polling", &self.polling)
+            .finish()
+    }
+}
+
+/// A file could not be watched.
+#[derive(Debug)]
+pub struct WatchError {
+    /// The file.
+    pub path: PathBuf,
+    /// Why.
+    pub source: notify::Error,
+}
+
+impl core::fmt::Display for WatchError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "cannot watch `{}`: {}", self.path.display(), self.source)
+    }
+}
+
+impl std::error::Error for WatchError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.source)
+    }
+}
+
+/// What a watcher does on each event: read the file, and reload it if its
+/// text changed since the last read.
+struct OnChange<F> {
+    live: Arc<Live>,
+    path: PathBuf,
+    line: usize,
+    last: Mutex<Option<String>>,
+    report: F,
+}
+
+impl<F: Fn(Reload)> OnChange<F> {
+    /// Reads the file once: one that cannot be read is an error now, not
+    /// a watcher that never reports.
+    fn new(live: Arc<Live>, path: &Path, line: usize, report: F) -> Result<Self, WatchError> {
+        let text = std::fs::read_to_string(path).map_err(|e| WatchError {
+            path: path.to_path_buf(),
+            source: notify::Error::io(e),
+        })?;
+        Ok(OnChange {
+            live,
+            path: path.to_path_buf(),
+            line,
+            last: Mutex::new(Some(text)),
+            report,
+        })
+    }
+
+    fn changed(&self) {
+        let Ok(text) = std::fs::read_to_string(&self.path) else {
+            // Removed or being replaced: the next event reads it.
+            return;
+        };
+        let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
+        if last.as_deref() == Some(text.as_str()) {
+            return;
+        }
+        *last = Some(text);
+        let outcome = self
+            .live
+            .reload(last.as_deref().unwrap_or_default(), self.line);
+        drop(last);
+        (self.report)(outcome);
+    }
+}
+
+impl Watcher {
+    /// Watches `path`, the Rust file whose `behavior_tree!` (its macro name
+    /// on `line`) holds `live`'s tree, and reloads the tree when the file
+    /// changes; `report` gets each outcome (its `Display` is one line to
+    /// log). Uses the system's file events, and polls the file twice a
+    /// second where those cannot be had.
+    pub fn new(
+        live: Arc<Live>,
+        path: impl AsRef<Path>,
+        line: usize,
+        report: impl Fn(Reload) + Send + Sync + 'static,
+    ) -> Result<Watcher, WatchError> {
+        let on = Arc::new(OnChange::new(live, path.as_ref(), line, report)?);
+        let events = Arc::clone(&on);
+        let file = on.path.clone();
+        let handler = move |event: notify::Result<notify::Event>| {
+            if let Ok(event) = event
+                && event.paths.iter().any(|p| same_file(p, &file))
+            {
+                events.changed();
+            }
+        };
+        // Editors often replace a file rather than write it: watch its
+        // directory for events that name it.
+        let dir = match on.path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        if let Ok(mut watcher) = notify::recommended_watcher(handler.clone())
+            && watcher
+                .watch(&dir, notify::RecursiveMode::NonRecursive)
+                .is_ok()
+        {
+            return Ok(Watcher {
+                _inner: Box::new(watcher),
+                polling: false,
+            });
+        }
+        Watcher::poll(on, handler, Duration::from_millis(500))
+    }
+
+    /// Like [`Watcher::new`], polling the file every `interval` instead of
+    /// using the system's file events (for file systems without them).
+    pub fn polling(
+        live: Arc<Live>,
+        path: impl AsRef<Path>,
+        line: usize,
+        interval: Duration,
+        report: impl Fn(Reload) + Send + Sync + 'static,
+    ) -> Result<Watcher, WatchError> {
+        let on = Arc::new(OnChange::new(live, path.as_ref(), line, report)?);
+        let events = Arc::clone(&on);
+        let handler = move |event: notify::Result<notify::Event>| {
+            if event.is_ok() {
+                events.changed();
+            }
+        };
+        Watcher::poll(on, handler, interval)
+    }
+
+    fn poll<F: Fn(Reload) + Send + Sync + 'static>(
+        on: Arc<OnChange<F>>,
+        handler: impl notify::EventHandler,
+        interval: Duration,
+    ) -> Result<Watcher, WatchError> {
+        let error = |source| WatchError {
+            path: on.path.clone(),
+            source,
+        };
+        let config = notify::Config::default()
+            .with_poll_interval(interval)
+            .with_compare_contents(true);
+        let mut watcher = notify::PollWatcher::new(handler, config).map_err(error)?;
+        watcher
+            .watch(&on.path, notify::RecursiveMode::NonRecursive)
+            .map_err(error)?;
+        Ok(Watcher {
+            _inner: Box::new(watcher),
+            polling: true,
+        })
+    }
+
+    /// Whether it polls the file rather than using the system's events.
+    pub fn is_polling(&self) -> bool {
+        self.polling
+    }
+}
+
+/// Whether an event's path is the watched file (events may name it
+/// absolutely or as given).
+fn same_file(event: &Path, file: &Path) -> bool {
+    event == file
+        || match (event.canonicalize(), file.canonicalize()) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => event.file_name() == file.file_name() && event.file_name().is_some(),
+        }
+}
