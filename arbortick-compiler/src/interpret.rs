@@ -972,8 +972,9 @@ struct Site {
     /// A `when let`'s pattern.
     pattern: String,
     index: Option<u32>,
-    /// How many of its place's bindings ([`Place::bound`]) are in scope.
-    bound: usize,
+    /// The bindings in scope, as a run of [`Interpreter::binders`]: its
+    /// place's ([`Place::bound`]), or fewer.
+    bound: core::ops::Range<usize>,
     /// A number written as a duration or score: not asked of the host.
     number: Option<f64>,
 }
@@ -1168,7 +1169,7 @@ impl Interpreter {
             let tree = &self.trees[place.tree];
             let node = &tree.nodes[place.node];
             for site in place_sites.iter_mut() {
-                let bound = &self.binders[place.bound.clone()][..site.bound];
+                let bound = &self.binders[site.bound.clone()];
                 let expression = Expression {
                     used: site.used,
                     text: &site.text,
@@ -1244,11 +1245,12 @@ impl Interpreter {
         self.binders.extend(&own);
         let bound = start..self.binders.len();
         for site in sites.iter_mut() {
-            site.bound = own.len();
+            site.bound = bound.clone();
         }
         if let Some((w, _)) = &when_let {
-            for (i, site) in sites.clauses.iter_mut().enumerate() {
-                site.bound = own.len() - usize::from(i <= *w);
+            // A `when let`'s value is in scope for the clauses after it.
+            for site in sites.clauses.iter_mut().take(w + 1) {
+                site.bound = bound.start..bound.end - 1;
             }
         }
         let inner_scope = {
@@ -1459,14 +1461,13 @@ impl<'r, H: Host> Run<'r, H> {
     /// is evaluated.
     fn at_site<R>(&mut self, p: usize, site: Option<&Site>, f: impl FnOnce(&mut H, &At) -> R) -> R {
         let place = &self.layout.places[p];
-        let bound = &self.layout.binders[place.bound.clone()];
         let at = At {
             tree: &self.layout.trees[place.tree].name,
             node: place.node,
             place: p,
             roles: &self.roles,
             index: site.and_then(|s| s.index),
-            bound: site.map_or(bound, |s| &bound[..s.bound]),
+            bound: &self.layout.binders[site.map_or(&place.bound, |s| &s.bound).clone()],
         };
         f(self.host, &at)
     }
