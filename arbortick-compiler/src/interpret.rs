@@ -570,6 +570,8 @@ pub struct Interpreter {
     kids: Vec<usize>,
     /// The binding places in scope at every place, one run per place.
     binders: Vec<usize>,
+    /// Each place's parent place.
+    parent: Vec<Option<usize>>,
     /// The expressions of each place, as `places`.
     sites: Vec<Sites>,
     /// The monitors' places of each tree instance, in node order.
@@ -1116,6 +1118,7 @@ impl Interpreter {
             places: Vec::new(),
             kids: Vec::new(),
             binders: Vec::new(),
+            parent: Vec::new(),
             sites: Vec::new(),
             monitors: Vec::new(),
             nesting: 0,
@@ -1124,6 +1127,12 @@ impl Interpreter {
             shared_len: total,
         };
         layout.lay_out(program, root, 0, 0, None, &[]);
+        layout.parent = vec![None; layout.places.len()];
+        for (p, place) in layout.places.iter().enumerate() {
+            for &c in &layout.kids[place.children.clone()] {
+                layout.parent[c] = Some(p);
+            }
+        }
         layout.monitors = (0..layout.instances)
             .map(|instance| {
                 (0..layout.places.len())

@@ -9,6 +9,7 @@ use crate::spec::small_ids::{ATTACK, ENEMY_VISIBLE, IDLE};
 use crate::world::Agent;
 use bt::{Outcome, Status};
 use bt_compiler::interpret::{At, Expression, Host, Input, Interpreter, Program, Shared, Use};
+use bt_compiler::live::{Live, LiveAgent, Reload, Table};
 
 /// What an expression of the benchmark trees does.
 #[derive(Clone, Copy, Debug)]
@@ -19,6 +20,18 @@ enum Op {
     Done(u32),
     /// `Act { id }`, a stateful leaf.
     Act(u32),
+}
+
+impl Op {
+    /// What expression `text` does, used as `used`.
+    fn of(used: Use, text: &str) -> Op {
+        match used {
+            Use::Condition => Op::Sense(id(text)),
+            Use::Instant => Op::Done(id(text)),
+            Use::Leaf => Op::Act(id(text)),
+            other => panic!("the benchmark trees have no {other:?}: `{text}`"),
+        }
+    }
 }
 
 /// One tree, laid out, with its table of operations.
@@ -75,13 +88,7 @@ impl Tree {
         let mut ops = Vec::new();
         interpreter
             .resolve(|e: &Expression| -> Result<u32, ()> {
-                let op = match e.used {
-                    Use::Condition => Op::Sense(id(e.text)),
-                    Use::Instant => Op::Done(id(e.text)),
-                    Use::Leaf => Op::Act(id(e.text)),
-                    other => panic!("the benchmark trees have no {other:?}: `{}`", e.text),
-                };
-                ops.push(op);
+                ops.push(Op::of(e.used, e.text));
                 Ok(ops.len() as u32 - 1)
             })
             .expect("every expression has an operation");
@@ -118,7 +125,7 @@ impl Tree {
 struct Ops<'a> {
     me: &'a mut Agent,
     ops: &'a [Op],
-    memory: &'a mut [u32],
+    memory: &'a mut Vec<u32>,
 }
 
 impl Ops<'_> {
@@ -164,5 +171,80 @@ impl Host for Ops<'_> {
     #[inline]
     fn halt(&mut self, _: &At, _: &str) {
         self.me.act_halt();
+    }
+
+    fn migrated(&mut self, moved: &[(usize, usize)], places: usize) {
+        let mut memory = vec![0; places];
+        for &(old, new) in moved {
+            memory[new] = self.memory[old];
+        }
+        *self.memory = memory;
+    }
+}
+
+/// The 1,001-node tree of the compile benchmarks as hot reload runs it: a
+/// [`Live`] tree read from its file, and the operation of each index of
+/// its table.
+pub struct Reloadable {
+    /// The live tree.
+    pub live: Live,
+    ops: Vec<Op>,
+}
+
+/// The generated source of the 1,001-node tree, and the line of its
+/// `behavior_tree!`.
+pub const HUGE: (&str, usize) = (include_str!("../tests/generated/huge_ours.rs"), 3);
+
+/// An agent's state for a [`Reloadable`] tree.
+pub struct LiveState {
+    agent: LiveAgent,
+    memory: Vec<u32>,
+}
+
+impl Reloadable {
+    /// The 1,001-node tree, as built.
+    pub fn huge() -> Reloadable {
+        let program = Program::parse_file(HUGE.0, HUGE.1).expect("the generated tree interprets");
+        let table = Table::of(&program, "Huge").expect("the tree");
+        let mut ops = vec![Op::Done(0); table.len()];
+        for (i, used, text, _, _) in table.entries() {
+            ops[i as usize] = Op::of(used, text);
+        }
+        let live = Live::new(&program, "Huge", table).unwrap_or_else(|e| panic!("{e}"));
+        Reloadable { live, ops }
+    }
+
+    /// Reloads the tree from `source`.
+    pub fn reload(&self, source: &str) -> Reload {
+        self.live.reload(source, HUGE.1)
+    }
+
+    /// A new agent's state.
+    pub fn state(&self) -> LiveState {
+        LiveState {
+            agent: self.live.agent(),
+            memory: vec![0; self.live.current().interpreter().places()],
+        }
+    }
+
+    /// One tick, after moving to the current version.
+    pub fn tick(&self, state: &mut LiveState, me: &mut Agent) -> Status {
+        let mut host = Ops {
+            me,
+            ops: &self.ops,
+            memory: &mut state.memory,
+        };
+        self.live
+            .tick(&mut state.agent, &mut host, Input::default())
+    }
+
+    /// Moves an agent to the current version; whether it moved.
+    pub fn catch_up(&self, state: &mut LiveState, me: &mut Agent) -> bool {
+        let mut host = Ops {
+            me,
+            ops: &self.ops,
+            memory: &mut state.memory,
+        };
+        self.live.catch_up(&mut state.agent, &mut host, 0.0)
     }
 }

@@ -70,7 +70,7 @@ impl Migration {
 /// A node's identity within its layout (see [`Migration`]).
 fn identities(layout: &Interpreter) -> Vec<String> {
     let n = layout.places.len();
-    let parent = layout.parents();
+    let parent = &layout.parent;
     let node = |p: usize| {
         let place = &layout.places[p];
         &layout.trees[place.tree].nodes[place.node]
@@ -186,26 +186,20 @@ impl Positions<'_> {
     }
 
     /// A set of children, as bits.
-    fn bits(&self, old_bits: u128) -> u128 {
-        (0..128)
-            .filter(|&i| old_bits & (1 << i) != 0)
-            .filter_map(|i| self.of(i))
-            .fold(0, |acc, i| acc | 1 << i)
+    fn bits(&self, mut old_bits: u128) -> u128 {
+        let mut bits = 0;
+        while old_bits != 0 {
+            let i = old_bits.trailing_zeros() as usize;
+            old_bits &= old_bits - 1;
+            if let Some(i) = self.of(i) {
+                bits |= 1 << i;
+            }
+        }
+        bits
     }
 }
 
 impl Interpreter {
-    /// Each place's parent.
-    fn parents(&self) -> Vec<Option<usize>> {
-        let mut parent = vec![None; self.places.len()];
-        for (p, place) in self.places.iter().enumerate() {
-            for &c in &self.kids[place.children.clone()] {
-                parent[c] = Some(p);
-            }
-        }
-        parent
-    }
-
     fn step(&self, p: usize) -> Step {
         let place = &self.places[p];
         self.trees[place.tree].nodes[place.node].step
@@ -357,7 +351,7 @@ impl Interpreter {
     ) -> (Agent, Vec<(usize, usize)>) {
         let live_old = old.live(agent);
         let n = self.places.len();
-        let parent = self.parents();
+        let parent = &self.parent;
         // The new places whose old counterparts run.
         let mut wanted: Vec<bool> = (0..n)
             .map(|q| migration.from(q).is_some_and(|o| live_old[o]))
@@ -436,7 +430,9 @@ impl Interpreter {
                 // What outlives activity names children by position.
                 let at = positions(o);
                 slot.keep = agent.slots[o].keep.clone();
-                slot.keep.next = at.of(slot.keep.next).unwrap_or(0);
+                if slot.keep.next != 0 {
+                    slot.keep.next = at.of(slot.keep.next).unwrap_or(0);
+                }
                 slot.keep.used = at.bits(slot.keep.used);
             }
             if !live[q] {
