@@ -18,6 +18,8 @@ fn main() {
     let seed: u64 = env_or("BT_DIFF_SEED", 1);
     let trees: usize = env_or("BT_DIFF_TREES", 400);
     let program = generator::Generator::new(seed).program(12, trees);
+    // Built for hot reload: each tree also gets a live runner.
+    let hot = std::env::var_os("CARGO_FEATURE_HOT_RELOAD").is_some();
     let source: String = program.iter().map(|t| t.text.as_str()).collect();
     let mut out = String::new();
     writeln!(out, "/// Seed the trees were generated from.").unwrap();
@@ -35,6 +37,26 @@ fn main() {
         writeln!(
             out,
             "    (\"{0}\", run_{1}),",
+            tree.name,
+            tree.name.to_lowercase()
+        )
+        .unwrap();
+    }
+    writeln!(out, "];").unwrap();
+    writeln!(
+        out,
+        "/// Each tested tree's name and live runner (after `bt::hot::start`)."
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "#[allow(dead_code)]\npub const LIVE: &[(&str, Runner)] = &["
+    )
+    .unwrap();
+    for tree in program.iter().filter(|t| !t.library && hot) {
+        writeln!(
+            out,
+            "    (\"{0}\", live_{1}),",
             tree.name,
             tree.name.to_lowercase()
         )
@@ -63,13 +85,22 @@ fn main() {
         } else {
             (String::new(), "")
         };
-        writeln!(
-            out,
-            "fn run_{lower}(episode: &Episode) -> Vec<String> {{\n    {decl}\n    \
-             drive::<{name}>(episode, |s, w, cx| outcome(s.try_tick(w, cx{arg})), \
-             |s, w, cx| {{ let _ = (&w, &cx); s.reset({reset_args}) }})\n}}"
-        )
-        .unwrap();
+        // Compiled, and live (on the interpreter, once `bt::hot::start`
+        // was called): the same tree and episode.
+        let runners: &[(&str, &str)] = if hot {
+            &[("run", "compiled"), ("live", "default")]
+        } else {
+            &[("run", "default")]
+        };
+        for (prefix, make) in runners {
+            writeln!(
+                out,
+                "fn {prefix}_{lower}(episode: &Episode) -> Vec<String> {{\n    {decl}\n    \
+                 drive::<{name}>(episode, {name}::{make}, |s, w, cx| outcome(s.try_tick(w, cx{arg})), \
+                 |s, w, cx| {{ let _ = (&w, &cx); s.reset({reset_args}) }})\n}}"
+            )
+            .unwrap();
+        }
     }
     views(&mut out, program.iter().map(|t| t.name.as_str()));
     let path = std::path::Path::new(&std::env::var("OUT_DIR").unwrap()).join("trees.rs");

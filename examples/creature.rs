@@ -382,12 +382,18 @@ pub fn simulate(
 
 /// `creature [SEED] [--record FILE.btlog] [--jsonl FILE.jsonl]
 /// [--html FILE.html] [--creatures N] [--seconds S] [--save FILE.json]
-/// [--load FILE.json]`.
+/// [--load FILE.json] [--hot]`.
+///
+/// `--hot` runs the brains live (the `hot-reload` feature) in real time, a
+/// tick every 0.25 s: edit the tree in this file and save, and the running
+/// creatures change behaviour without a restart, each reload reported in
+/// one line.
 fn main() -> std::io::Result<()> {
     let mut seed = 7;
     let (mut btlog, mut jsonl, mut html) = (None, None, None);
     let (mut save, mut load) = (None, None);
     let (mut count, mut seconds) = (3u64, 120.0f64);
+    let mut hot = false;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = |what: &str| args.next().unwrap_or_else(|| panic!("{arg} takes {what}"));
@@ -399,6 +405,7 @@ fn main() -> std::io::Result<()> {
             "--load" => load = Some(value("a file name")),
             "--creatures" => count = value("a number").parse().expect("a number of creatures"),
             "--seconds" => seconds = value("a number").parse().expect("a number of seconds"),
+            "--hot" => hot = true,
             _ => seed = arg.parse().expect("the seed is a number"),
         }
     }
@@ -432,6 +439,14 @@ fn main() -> std::io::Result<()> {
             "Spore creature, seed {seed}: {count} creatures for {seconds} s, {} bytes of tree state each\n",
             CreatureBrain::STATE_SIZE
         ),
+    }
+    if hot {
+        #[cfg(feature = "hot-reload")]
+        return run_live(&mut world, seconds, &tracer);
+        #[cfg(not(feature = "hot-reload"))]
+        panic!(
+            "--hot needs the `hot-reload` feature: cargo run --example creature --features hot-reload -- --hot"
+        );
     }
     world.run_until(seconds, &(&tracer, &recorder), |c, _| {
         if detailed {
@@ -486,6 +501,28 @@ fn main() -> std::io::Result<()> {
         let title = format!("Spore creature, seed {seed}");
         recorder.write_html(0..count, &title, &mut file)?;
         println!("a page of every creature's history written to {path}: open it in a browser");
+    }
+    Ok(())
+}
+
+#[cfg(feature = "hot-reload")]
+/// `--hot`: the brains run live, in real time, until `seconds`; once a
+/// second, a line per creature shows what it does.
+fn run_live(world: &mut World, seconds: f64, tracer: &impl Trace) -> std::io::Result<()> {
+    bt::hot::start();
+    println!("edit the tree in examples/creature.rs and save: the creatures pick it up\n");
+    while world.now < seconds {
+        let until = world.now + DT;
+        world.run_until(until, tracer, |_, _| {});
+        if ((world.now / DT) as u64).is_multiple_of(4) {
+            for (c, _) in world.creatures.iter().take(3) {
+                println!(
+                    "t={:>5.1} creature {}: hp {:>5.1}, hunger {:.2}, energy {:.2}, x {:>6.1}",
+                    world.now, c.id, c.hp, c.hunger, c.energy, c.x
+                );
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_secs_f64(DT));
     }
     Ok(())
 }

@@ -44,8 +44,74 @@ use notify::Watcher as _;
 use std::boxed::Box;
 use std::path::{Path, PathBuf};
 use std::string::String;
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
+
+#[doc(hidden)]
+#[path = "hot/private.rs"]
+pub mod __private;
+
+/// Where a line about a tree goes: [`start_with`]'s callback.
+type Report = Box<dyn Fn(String) + Send + Sync>;
+
+static STARTED: AtomicBool = AtomicBool::new(false);
+static REPORT: OnceLock<Report> = OnceLock::new();
+
+/// Turns hot reload on for this process, reporting to standard error: from
+/// now on, each agent's first tick puts it on its tree's live engine,
+/// which reloads the tree when its source file changes. See
+/// [`start_with`].
+pub fn start() {
+    start_with(|line| std::eprintln!("{line}"));
+}
+
+/// Turns hot reload on for this process; `report` gets one line per event
+/// (a tree put on the interpreter, each reload's outcome, a tree that stays
+/// compiled and why). Call it once, before the first tick: an agent that
+/// ticked before keeps running compiled code, and later calls change
+/// nothing.
+///
+/// In a build with the `hot-reload` feature, every tree can run either
+/// way: the compiled tick, or the [interpreter](Live) calling the tree's
+/// compiled expressions by index. Nothing changes until this is called, so
+/// tests and tools built with the feature run compiled code.
+pub fn start_with(report: impl Fn(String) + Send + Sync + 'static) {
+    let _ = REPORT.set(Box::new(report));
+    STARTED.store(true, Ordering::Release);
+}
+
+/// Whether [`start`] or [`start_with`] was called.
+pub fn started() -> bool {
+    STARTED.load(Ordering::Acquire)
+}
+
+fn report(line: String) {
+    if let Some(report) = REPORT.get() {
+        report(line);
+    }
+}
+
+/// What a build knows of one tree, as `behavior_tree!` generates it.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct Build {
+    /// The tree's name.
+    pub tree: &'static str,
+    /// The invocation's body, as tokens.
+    pub source: &'static str,
+    /// The expressions the build has code for, by index: use, text,
+    /// pattern and scope ([`Table::entries`]).
+    pub expressions: &'static [(Use, &'static str, &'static str, &'static [&'static str])],
+    /// `file!()` where the macro was called.
+    pub file: &'static str,
+    /// `line!()` of the macro's name.
+    pub line: u32,
+    /// `CARGO_MANIFEST_DIR` of the crate.
+    pub manifest_dir: &'static str,
+    /// Why the tree stays compiled, if it does.
+    pub refused: Option<&'static str>,
+}
 
 /// Reloads a [`Live`] tree whenever its source file changes, on a thread
 /// of its own, until it is dropped. A file written in place may be read
@@ -56,6 +122,7 @@ pub struct Watcher {
     /// Kept for its thread: dropping it stops watching.
     _inner: Box<dyn notify::Watcher + Send>,
     polling: bool,
+    trees: Trees,
 }
 
 impl core::fmt::Debug for Watcher {
@@ -90,12 +157,15 @@ impl std::error::Error for WatchError {
 /// What a watcher does on each event: read the file, and reload it if its
 /// text changed since the last read.
 struct OnChange<F> {
-    live: Arc<Live>,
+    /// The trees the file holds, each with the line of its invocation.
+    trees: Trees,
     path: PathBuf,
-    line: usize,
     last: Mutex<Option<String>>,
     report: F,
 }
+
+/// The trees a watcher reloads.
+type Trees = Arc<Mutex<std::vec::Vec<(Arc<Live>, usize)>>>;
 
 impl<F: Fn(Reload)> OnChange<F> {
     /// Reads the file once: one that cannot be read is an error now, not
@@ -106,9 +176,8 @@ impl<F: Fn(Reload)> OnChange<F> {
             source: notify::Error::io(e),
         })?;
         Ok(OnChange {
-            live,
+            trees: Arc::new(Mutex::new(std::vec![(live, line)])),
             path: path.to_path_buf(),
-            line,
             last: Mutex::new(Some(text)),
             report,
         })
@@ -124,11 +193,18 @@ impl<F: Fn(Reload)> OnChange<F> {
             return;
         }
         *last = Some(text);
-        let outcome = self
-            .live
-            .reload(last.as_deref().unwrap_or_default(), self.line);
-        drop(last);
-        (self.report)(outcome);
+        let text = last.as_deref().unwrap_or_default();
+        let trees = self.trees.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        // Each invocation is parsed once, for all its trees.
+        let mut parsed: std::vec::Vec<(usize, Result<Program, std::vec::Vec<Diagnostic>>)> =
+            std::vec::Vec::new();
+        for (live, line) in &trees {
+            if !parsed.iter().any(|(l, _)| l == line) {
+                parsed.push((*line, Program::parse_file(text, *line)));
+            }
+            let program = &parsed.iter().find(|(l, _)| l == line).expect("parsed").1;
+            (self.report)(live.reload_parsed(program.as_ref().map_err(Clone::clone)));
+        }
     }
 }
 
@@ -145,6 +221,7 @@ impl Watcher {
         report: impl Fn(Reload) + Send + Sync + 'static,
     ) -> Result<Watcher, WatchError> {
         let on = Arc::new(OnChange::new(live, path.as_ref(), line, report)?);
+        let trees = Arc::clone(&on.trees);
         let events = Arc::clone(&on);
         let file = on.path.clone();
         let handler = move |event: notify::Result<notify::Event>| {
@@ -168,6 +245,7 @@ impl Watcher {
             return Ok(Watcher {
                 _inner: Box::new(watcher),
                 polling: false,
+                trees,
             });
         }
         Watcher::poll(on, handler, Duration::from_millis(500))
@@ -211,7 +289,15 @@ impl Watcher {
         Ok(Watcher {
             _inner: Box::new(watcher),
             polling: true,
+            trees: Arc::clone(&on.trees),
         })
+    }
+
+    /// Also reloads `live`, whose `behavior_tree!` is on `line` of the same
+    /// file: one watcher serves every tree of a file, and parses each
+    /// invocation once per change.
+    pub fn also(&self, live: Arc<Live>, line: usize) {
+        (self.trees.lock().unwrap_or_else(|e| e.into_inner())).push((live, line));
     }
 
     /// Whether it polls the file rather than using the system's events.

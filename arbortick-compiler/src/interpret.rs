@@ -135,9 +135,63 @@ impl Tree {
 }
 
 /// Source text of an expression, a pattern or a path: what the host is
-/// asked about.
-fn text(tokens: impl ToTokens) -> String {
-    tokens.to_token_stream().to_string()
+/// asked about. Written the same whether the tokens come from rustc (a
+/// proc macro) or from a file parsed at run time, so that a build's
+/// expressions and a reloaded file's compare equal: tokens apart, puncts
+/// written joint joined, groups as `(..)`, `[..]` and `{ .. }`.
+pub fn text(tokens: impl ToTokens) -> String {
+    let mut out = String::new();
+    write_tokens(&mut out, tokens.to_token_stream());
+    out
+}
+
+fn write_tokens(out: &mut String, tokens: proc_macro2::TokenStream) {
+    use proc_macro2::{Delimiter, Spacing, TokenTree};
+    use std::fmt::Write as _;
+    let mut joint = false;
+    for (i, token) in tokens.into_iter().enumerate() {
+        if i != 0 && !joint {
+            out.push(' ');
+        }
+        joint = false;
+        match token {
+            TokenTree::Group(group) => {
+                let (open, close) = match group.delimiter() {
+                    Delimiter::Parenthesis => ("(", ")"),
+                    Delimiter::Brace => ("{ ", "}"),
+                    Delimiter::Bracket => ("[", "]"),
+                    Delimiter::None => ("", ""),
+                };
+                out.push_str(open);
+                let inner = group.stream();
+                let empty = inner.is_empty();
+                write_tokens(out, inner);
+                if group.delimiter() == Delimiter::Brace && !empty {
+                    out.push(' ');
+                }
+                out.push_str(close);
+            }
+            TokenTree::Punct(punct) => {
+                joint = punct.spacing() == Spacing::Joint;
+                out.push(punct.as_char());
+            }
+            TokenTree::Ident(ident) => {
+                let _ = write!(out, "{ident}");
+            }
+            // A string as its value: a doc comment is `r" text"` from rustc
+            // and `" text"` from a parsed file.
+            TokenTree::Literal(literal) => {
+                match syn::parse2::<syn::LitStr>(literal.to_token_stream()) {
+                    Ok(string) => {
+                        let _ = write!(out, "{:?}", string.value());
+                    }
+                    Err(_) => {
+                        let _ = write!(out, "{literal}");
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// The body of the `behavior_tree!` invocation in `tokens` (at any depth)
@@ -166,6 +220,14 @@ fn invocation(tokens: proc_macro2::TokenStream, line: usize) -> Option<proc_macr
         }
     }
     None
+}
+
+/// The tokens of the body of the `behavior_tree!` invocation of a Rust
+/// source file whose macro name is on `line`, as text ([`Program::source`]
+/// of it, without parsing the trees): whether a file's trees changed.
+pub fn invocation_source(source: &str, line: usize) -> Option<String> {
+    let tokens: proc_macro2::TokenStream = source.parse().ok()?;
+    invocation(tokens, line).map(|body| text(&body))
 }
 
 /// The name of the tree a subtree node embeds: the last segment of its path.
@@ -234,7 +296,7 @@ impl Program {
 
     /// Like [`Program::parse`], from tokens.
     pub fn from_tokens(tokens: proc_macro2::TokenStream) -> Result<Program, Vec<Diagnostic>> {
-        let source = tokens.to_string();
+        let source = text(&tokens);
         let mut errors = Errors::default();
         let input = crate::parse::parse(tokens, &mut errors);
         // What derives need is rustc's to check: the interpreter derives
@@ -1067,6 +1129,14 @@ impl Sites {
                 sites.arms = (children.iter())
                     .map(|c| c.arm.as_ref().map_or_else(|| "_".to_string(), text))
                     .collect();
+                // The arms are part of the expression: compiled code matches
+                // them, and `switch_eq` compares where `switch` matches.
+                let cases = (children.iter()).map(|c| match &c.arm {
+                    Some(crate::ast::Arm::Equals(e)) => format!("== {}", text(e)),
+                    Some(arm) => text(arm),
+                    None => "_".to_string(),
+                });
+                sites.main.pattern = cases.collect::<Vec<_>>().join(" , ");
             }
             _ => {}
         }
@@ -1313,6 +1383,12 @@ impl Interpreter {
     /// The places of the children of place `p`.
     fn children_of(&self, p: usize) -> &[usize] {
         &self.kids[self.places[p].children.clone()]
+    }
+
+    /// The tree and node id at place `p`.
+    pub fn node_at(&self, p: usize) -> (&str, usize) {
+        let place = &self.places[p];
+        (&self.trees[place.tree].name, place.node)
     }
 
     /// The name of the tree this interpreter runs.

@@ -25,6 +25,17 @@ mod parse;
 /// plus a skeleton of each tree's type so the user's other code still
 /// type-checks.
 pub fn expand(tokens: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
+    expand_with(tokens, false)
+}
+
+/// Like [`expand`], for a build with hot reload (`bt`'s `hot-reload`
+/// feature): each tree can also run on the interpreter, which calls its
+/// expressions' compiled code by index (`bt::hot`).
+pub fn expand_hot(tokens: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
+    expand_with(tokens, true)
+}
+
+fn expand_with(tokens: proc_macro2::TokenStream, hot: bool) -> proc_macro2::TokenStream {
     if let Some(span) = nested_too_deep(&tokens) {
         return syn::Error::new(
             span,
@@ -37,6 +48,11 @@ pub fn expand(tokens: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
         .to_compile_error();
     }
     let tokens = see_through_fragments(tokens);
+    let source = if hot {
+        tokens.clone()
+    } else {
+        Default::default()
+    };
     let mut errors = errors::Errors::default();
     let input = parse::parse(tokens, &mut errors);
     check::check(&input, &mut errors);
@@ -49,6 +65,17 @@ pub fn expand(tokens: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
             .collect::<Result<Vec<_>, _>>(),
     };
     match lowered {
+        Ok(trees) if hot => {
+            // The interpreter's view of the same invocation: the table of
+            // expressions comes from it.
+            let program = interpret::Program::from_tokens(source).map_err(|errors| {
+                let first = errors.into_iter().next();
+                first.map_or_else(String::new, |e| e.message)
+            });
+            (trees.iter())
+                .map(|tree| generate::generate_hot(tree, &program))
+                .collect()
+        }
         Ok(trees) => trees.iter().map(generate::generate).collect(),
         Err(errors::Reported { .. }) => {
             // One skeleton per name: a tree defined twice is declared once.

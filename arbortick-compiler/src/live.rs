@@ -42,7 +42,8 @@
 //! ```
 
 use crate::interpret::{
-    Agent, Diagnostic, Expression, Host, Input, Interpreter, Migration, Program, Shared, Use,
+    Agent, Diagnostic, Expression, Host, Input, Interpreter, Migration, Program, RedecideLimit,
+    Shared, Use,
 };
 use bt_runtime::Status;
 use std::collections::HashMap;
@@ -89,6 +90,26 @@ impl Table {
         });
         resolved.ok()?;
         Some(table)
+    }
+
+    /// A table from what a build compiled, in index order: each
+    /// expression's use, text, pattern and scope, as
+    /// [`entries`](Self::entries) gives them.
+    pub fn from_entries<'a>(
+        entries: impl IntoIterator<Item = (Use, &'a str, &'a str, &'a [&'a str])>,
+    ) -> Table {
+        let entries = (entries.into_iter().enumerate())
+            .map(|(i, (used, text, pattern, scope))| {
+                let key = Key {
+                    used,
+                    text: text.to_string(),
+                    pattern: pattern.to_string(),
+                    scope: scope.iter().map(|s| s.to_string()).collect(),
+                };
+                (key, i as u32)
+            })
+            .collect();
+        Table { entries }
     }
 
     /// How many expressions it has.
@@ -140,6 +161,11 @@ impl Version {
     /// The laid-out tree.
     pub fn interpreter(&self) -> &Interpreter {
         &self.interpreter
+    }
+
+    /// Its source, as tokens ([`Program::source`]).
+    pub fn source(&self) -> &str {
+        &self.source
     }
 
     /// The state every agent of this version shares.
@@ -229,6 +255,7 @@ pub struct Live {
 
 /// One agent's state of a [`Live`] tree: the version it last ran and its
 /// state there.
+#[derive(Clone)]
 pub struct LiveAgent {
     version: Arc<Version>,
     agent: Agent,
@@ -238,6 +265,20 @@ impl LiveAgent {
     /// The version this agent last ran.
     pub fn version(&self) -> u64 {
         self.version.number
+    }
+
+    /// How many places that version has ([`Interpreter::places`]).
+    pub fn places(&self) -> usize {
+        self.version.interpreter.places()
+    }
+}
+
+impl core::fmt::Debug for LiveAgent {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("LiveAgent")
+            .field("version", &self.version.number)
+            .field("agent", &self.agent)
+            .finish()
     }
 }
 
@@ -322,8 +363,19 @@ impl Live {
     /// it compiles and the table has every expression it needs. Agents
     /// move to it at their next tick.
     pub fn reload(&self, source: &str, line: usize) -> Reload {
+        self.reload_parsed(
+            Program::parse_file(source, line)
+                .as_ref()
+                .map_err(Clone::clone),
+        )
+    }
+
+    /// Like [`reload`](Self::reload), from the invocation already parsed
+    /// (as [`Program::parse_file`] gives it): a file holding several trees
+    /// is parsed once for all of them.
+    pub fn reload_parsed(&self, parsed: Result<&Program, Vec<Diagnostic>>) -> Reload {
         let tree = self.name.clone();
-        let program = match Program::parse_file(source, line) {
+        let program = match parsed {
             Ok(program) => program,
             Err(errors) => return Reload::Invalid { tree, errors },
         };
@@ -332,7 +384,7 @@ impl Live {
             return Reload::Unchanged { tree };
         }
         let number = current.number + 1;
-        match Live::version_of(&self.name, &self.table, &program, number, Some(&current)) {
+        match Live::version_of(&self.name, &self.table, program, number, Some(&current)) {
             Ok(version) => {
                 let kept = version.previous.as_ref().map_or(0, |(_, m)| m.kept());
                 let nodes = version.interpreter.places();
@@ -397,11 +449,23 @@ impl Live {
 
     /// Ticks `agent` once, after moving it to the current version.
     pub fn tick(&self, agent: &mut LiveAgent, host: &mut impl Host, input: Input) -> Status {
+        self.try_tick(agent, host, input)
+            .unwrap_or_else(|limit| limit.status)
+    }
+
+    /// Like [`tick`](Self::tick), and reports a decider group that went
+    /// past its `redecides` bound (as [`Interpreter::try_tick`]).
+    pub fn try_tick(
+        &self,
+        agent: &mut LiveAgent,
+        host: &mut impl Host,
+        input: Input,
+    ) -> Result<Status, RedecideLimit> {
         self.catch_up(agent, host, input.now);
         let version = &agent.version;
         version
             .interpreter
-            .tick(&mut agent.agent, &version.shared, host, input)
+            .try_tick(&mut agent.agent, &version.shared, host, input)
     }
 
     /// Halts whatever `agent` runs and forgets what it remembers, in the

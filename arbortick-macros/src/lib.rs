@@ -7,7 +7,11 @@ use proc_macro::TokenStream;
 /// Compiles behavior trees into Rust. See the `bt` crate for the DSL.
 #[proc_macro]
 pub fn behavior_tree(input: TokenStream) -> TokenStream {
-    bt_compiler::expand(input.into()).into()
+    if cfg!(feature = "hot") {
+        bt_compiler::expand_hot(input.into()).into()
+    } else {
+        bt_compiler::expand(input.into()).into()
+    }
 }
 
 /// `bt::node!(Tree, 'label)`: the node of `Tree` labelled `'label`. Use it

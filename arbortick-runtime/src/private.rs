@@ -362,6 +362,36 @@ pub mod flags {
     pub fn none<F: Flags>(have: F, want: F) -> bool {
         !have.intersects(want)
     }
+
+    /// Flags as the interpreter's bits (flags above the 64th are dropped).
+    #[inline]
+    pub fn bits<F: Flags>(flags: F) -> u64
+    where
+        F::Bits: Widen,
+    {
+        flags.bits().widen()
+    }
+
+    /// The integer types `bitflags` stores flags in, as 64 bits.
+    pub trait Widen {
+        /// The same bits, as a `u64`.
+        fn widen(self) -> u64;
+    }
+
+    macro_rules! widen {
+        ($($t:ty),*) => {$(
+            impl Widen for $t {
+                #[inline]
+                #[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation)]
+                fn widen(self) -> u64 {
+                    self as u64
+                }
+            }
+        )*};
+    }
+    widen!(
+        u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize
+    );
 }
 
 /// `gate(n)` entry: takes a permit if fewer than `capacity` are taken.

@@ -196,6 +196,15 @@ impl W {
         Recorder {
             events: Rc::clone(&self.events),
             hooks: None,
+            level: bt::trace::STATUSES,
+        }
+    }
+
+    /// A trace hook that wants no events.
+    pub fn quiet_recorder(&self) -> Recorder {
+        Recorder {
+            level: 0,
+            ..self.recorder()
         }
     }
 
@@ -205,6 +214,7 @@ impl W {
         Recorder {
             events: Rc::clone(&self.events),
             hooks: Some((self.seed, t)),
+            level: bt::trace::STATUSES,
         }
     }
 
@@ -220,6 +230,8 @@ pub struct Recorder {
     events: Rc<RefCell<Vec<String>>>,
     /// With node hooks: the world's seed and the tick.
     hooks: Option<(u64, usize)>,
+    /// The trace level it wants.
+    level: u8,
 }
 
 /// Which hook acts.
@@ -273,7 +285,7 @@ impl bt::Trace for Recorder {
     const HOOKS: bool = true;
 
     fn level(&self, _: u64) -> u8 {
-        bt::trace::STATUSES
+        self.level
     }
 
     fn hooks(&self, _: u64) -> bool {
@@ -394,6 +406,8 @@ pub struct Episode {
     pub seeds: Vec<u64>,
     /// Random node hooks act (see [`hook`]).
     pub hooks: bool,
+    /// The trace hooks want no events.
+    pub quiet: bool,
     /// Per tick: the time, and what happens to each agent.
     pub ticks: Vec<(f64, Vec<Step>)>,
 }
@@ -422,6 +436,7 @@ impl Episode {
         Episode {
             seeds,
             hooks: false,
+            quiet: false,
             ticks,
         }
     }
@@ -429,6 +444,12 @@ impl Episode {
     /// The same episode with random node hooks.
     pub fn hooked(mut self) -> Episode {
         self.hooks = true;
+        self
+    }
+
+    /// The same episode with trace hooks that want no events.
+    pub fn quiet(mut self) -> Episode {
+        self.quiet = true;
         self
     }
 }
@@ -463,21 +484,20 @@ fn finish(agent: usize, w: &mut W, lines: &mut Vec<String>) {
 
 /// Runs a compiled tree (state type `S`) through `episode`; one line per
 /// agent tick, then one per final reset.
-pub fn drive<S: Default>(
+pub fn drive<S>(
     episode: &Episode,
+    make: fn() -> S,
     mut tick: impl FnMut(&mut S, &mut W, &Cx) -> Result<Status, (usize, Status)>,
     mut reset: impl FnMut(&mut S, &mut W, &Cx),
 ) -> Vec<String> {
-    let mut agents: Vec<(W, S)> = episode
-        .seeds
-        .iter()
-        .map(|&s| (W::new(s), S::default()))
-        .collect();
+    let mut agents: Vec<(W, S)> = episode.seeds.iter().map(|&s| (W::new(s), make())).collect();
     let mut lines = Vec::new();
     for (t, (now, steps)) in episode.ticks.iter().enumerate() {
         for (i, (step, (w, state))) in steps.iter().zip(&mut agents).enumerate() {
             let recorder = if episode.hooks {
                 w.hooked_recorder(t)
+            } else if episode.quiet {
+                w.quiet_recorder()
             } else {
                 w.recorder()
             };
@@ -500,7 +520,11 @@ pub fn drive<S: Default>(
         }
     }
     for (i, (w, state)) in agents.iter_mut().enumerate() {
-        let recorder = w.recorder();
+        let recorder = if episode.quiet {
+            w.quiet_recorder()
+        } else {
+            w.recorder()
+        };
         reset(state, w, &Ctx::new(0.0, 0.1).trace(&recorder));
         finish(i, w, &mut lines);
     }

@@ -239,3 +239,62 @@ fn every_generated_tree_exports_valid_behaviortree_cpp_xml() {
     // The tested trees and the 12 library trees they embed.
     assert_eq!(trees::VIEWS.len(), trees::CASES.len() + 12);
 }
+
+/// With hot reload started (feature `hot-reload`), a tree's agents run on the interpreter calling
+/// the build's compiled expressions by index: call for call, what the
+/// compiled tree does (trace hooks quiet: live agents send no trace
+/// events).
+#[test]
+#[cfg(feature = "hot-reload")]
+fn live_trees_match_compiled_ones() {
+    use std::sync::{Arc, Mutex};
+    let lines = Arc::new(Mutex::new(Vec::<String>::new()));
+    let seen = Arc::clone(&lines);
+    bt::hot::start_with(move |line| seen.lock().unwrap().push(line));
+    let mut checked = 0;
+    for (index, ((name, compiled), (live_name, live))) in CASES.iter().zip(trees::LIVE).enumerate()
+    {
+        assert_eq!(name, live_name);
+        // A live tree's shared state is one per process, where compiled
+        // agents share their `Shared` value: only the first episode starts
+        // both fresh.
+        let shared = SOURCE.contains(&format!("sh: &{name}Shared"));
+        for e in 0..if shared { 1 } else { 3 } {
+            let episode = Episode::new(SEED ^ ((index as u64) << 20) ^ e, 3, 30).quiet();
+            let (expected, got) = (compiled(&episode), live(&episode));
+            if let Some(at) =
+                (0..expected.len().max(got.len())).find(|&i| expected.get(i) != got.get(i))
+            {
+                let tree = SOURCE
+                    .split("tree ")
+                    .find(|t| t.starts_with(&format!("{name}(")))
+                    .unwrap_or("");
+                panic!(
+                    "tree {name} (seed {SEED}, episode {e}) differs at line {at}:\n\
+                     compiled: {:?}\nlive:     {:?}\ntree {tree}",
+                    expected.get(at),
+                    got.get(at)
+                );
+            }
+            checked += 1;
+        }
+    }
+    let lines = lines.lock().unwrap();
+    let live = lines
+        .iter()
+        .filter(|l| l.contains("runs on the interpreter"))
+        .count();
+    let compiled: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.contains("stays compiled"))
+        .collect();
+    println!(
+        "{checked} runs compared; {live} trees live, {} compiled: {compiled:#?}",
+        compiled.len()
+    );
+    assert!(
+        live * 5 >= CASES.len() * 3,
+        "only {live} of {} trees ran live: {compiled:#?}",
+        CASES.len()
+    );
+}

@@ -10,6 +10,9 @@ use quote::quote;
 impl Gen<'_> {
     pub(super) fn behavior_tree_impl(&self) -> TokenStream {
         let name = &self.tree.name;
+        let hot = self
+            .hot
+            .then(|| quote!(hot: ::core::default::Default::default(),));
         let name_str = name.to_string();
         let nodes = self.tree.nodes.iter().map(|node| {
             let id = node.id;
@@ -98,7 +101,7 @@ impl Gen<'_> {
 
                 #[inline]
                 fn from_parts(active: #active_ty, keep: #keep_ty) -> Self {
-                    #name { active, keep }
+                    #name { active, keep, #hot }
                 }
 
                 #[inline]

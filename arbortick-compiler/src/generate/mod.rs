@@ -9,6 +9,7 @@
 
 mod branch;
 mod decide;
+mod hot;
 mod latch;
 mod loaded;
 mod meta;
@@ -39,11 +40,31 @@ use syn::Lifetime;
 /// parent's keep part, through [`::__bt::__private::Embed`]; `Name::tick` ticks through
 /// the same code (`__NameParts::try_tick`).
 pub fn generate(tree: &Tree) -> TokenStream {
-    names::runtime(generate_tree(tree), &tree.krate)
+    names::runtime(generate_tree(tree, None), &tree.krate)
 }
 
-fn generate_tree(tree: &Tree) -> TokenStream {
-    let g = Gen::new(tree);
+/// Like [`generate`], for a build with hot reload: the tree can also run on
+/// the interpreter, with `program` (the same invocation, as the interpreter
+/// reads it; `Err` says why it cannot) giving the table of expressions.
+pub fn generate_hot(
+    tree: &Tree,
+    program: &Result<crate::interpret::Program, String>,
+) -> TokenStream {
+    names::runtime(generate_tree(tree, Some(program)), &tree.krate)
+}
+
+fn generate_tree(
+    tree: &Tree,
+    hot: Option<&Result<crate::interpret::Program, String>>,
+) -> TokenStream {
+    let mut g = Gen::new(tree);
+    g.hot = hot.is_some();
+    let hot = hot.map(|program| g.hot(program));
+    let none = TokenStream::new();
+    let (hot_field, hot_tick, hot_try_tick, hot_reset, hot_items) = match &hot {
+        Some(h) => (&h.field, &h.tick, &h.try_tick, &h.reset, &h.items),
+        None => (&none, &none, &none, &none, &none),
+    };
     let attrs = &tree.attrs;
     let vis = &tree.vis;
     let name = &tree.name;
@@ -267,7 +288,10 @@ fn generate_tree(tree: &Tree) -> TokenStream {
             active: #active_ty,
             /// Outlives activity.
             keep: #keep_ty,
+            #hot_field
         }
+
+        #hot_items
 
         impl #name {
             #(#label_consts)*
@@ -282,6 +306,7 @@ fn generate_tree(tree: &Tree) -> TokenStream {
             /// [`try_tick`](Self::try_tick) to see the error.
             #[inline]
             #vis fn tick(&mut self, #params) -> ::__bt::Status {
+                #hot_tick
                 <Self as ::__bt::__private::Embed>::parts(&mut self.active, &mut self.keep).tick(#args)
             }
 
@@ -291,6 +316,7 @@ fn generate_tree(tree: &Tree) -> TokenStream {
             /// such a bound never return an error.
             #[inline]
             #vis fn try_tick(&mut self, #params) -> ::core::result::Result<::__bt::Status, ::__bt::TickError> {
+                #hot_try_tick
                 <Self as ::__bt::__private::Embed>::parts(&mut self.active, &mut self.keep).try_tick(#args)
             }
 
@@ -304,6 +330,7 @@ fn generate_tree(tree: &Tree) -> TokenStream {
             #[doc = #reset_takes]
             #[inline]
             #vis fn reset(&mut self, #halt_params) {
+                #hot_reset
                 self.active.#halt_method(#halt_args);
                 self.keep = ::core::default::Default::default();
                 #reset_trace
@@ -475,6 +502,8 @@ struct Gen<'a> {
     /// The context binding, if it can trace (see
     /// [`tracing_context`](Gen::tracing_context)).
     tracing: Option<Ident>,
+    /// The state type has the `hot` field of a hot-reload build.
+    hot: bool,
 }
 
 impl<'a> Gen<'a> {
@@ -485,6 +514,7 @@ impl<'a> Gen<'a> {
             outlined: Default::default(),
             halting: vec![false; tree.params.len()],
             tracing: Gen::find_tracing_context(tree),
+            hot: false,
         };
         g.halting = g.halting();
         g

@@ -76,6 +76,19 @@ locals! {
     verdict = "__ok";
     /// A guard's score.
     score = "__score";
+    /// Hot reload: an agent's per-place leaf memories and bound values.
+    slots = "__slots";
+    /// Hot reload: where the interpreter evaluates an expression.
+    at = "__at";
+    /// Hot reload: what the interpreter asks of the expression.
+    call = "__call";
+    /// Hot reload: the closure through which the interpreter reaches the
+    /// tree's expressions.
+    host = "__host";
+    /// Hot reload: the tree's live engine.
+    engine = "__engine";
+    /// Hot reload: the agent's interpreter state.
+    live_agent = "__live";
     /// A stateful leaf's memory.
     memory = "__m";
     /// A stateful leaf's parameters (its literal).

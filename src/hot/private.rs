@@ -1,0 +1,415 @@
+//! What `behavior_tree!` generates in a build with `hot-reload`: each
+//! tree's [`Engine`], an agent's [`Agent`] state, and the host through
+//! which the interpreter calls the tree's compiled expressions by index.
+
+use super::{Build, report};
+use bt_compiler::interpret::{At, Host, Input, Program, invocation_source};
+use bt_compiler::live::{Live, LiveAgent, Table};
+use bt_runtime::{Outcome, Status};
+use std::collections::HashMap;
+use std::format;
+use std::path::{Path, PathBuf};
+use std::string::{String, ToString};
+use std::sync::{Arc, LazyLock, Mutex, OnceLock};
+use std::vec::Vec;
+
+pub use bt_runtime::__private::flags::bits;
+
+/// One tree's live engine: its [`Live`] tree and the watcher that reloads
+/// it. Made once per process, at the first tick after
+/// [`start`](super::start).
+pub struct Engine {
+    live: Arc<Live>,
+}
+
+/// A source file with live trees: its watcher, and each invocation as
+/// first read.
+#[derive(Default)]
+struct File {
+    watcher: Option<super::Watcher>,
+    /// The file's text when first read.
+    text: Option<String>,
+    /// Each invocation's tokens as text, by line, when first read.
+    invocations: Vec<(usize, Option<String>)>,
+}
+
+/// Every source file with live trees, watched once.
+static FILES: LazyLock<Mutex<HashMap<PathBuf, File>>> = LazyLock::new(Default::default);
+
+/// Where a tree keeps its engine: a `static` in the generated code.
+pub struct Cell(OnceLock<Option<Engine>>);
+
+impl Cell {
+    /// No engine yet.
+    #[allow(clippy::new_without_default)]
+    pub const fn new() -> Cell {
+        Cell(OnceLock::new())
+    }
+
+    /// The tree's engine, made at the first call: `None` when the tree
+    /// stays compiled (its reason is reported once).
+    pub fn get(&'static self, build: &Build) -> Option<&'static Engine> {
+        self.0.get_or_init(|| Engine::start(build)).as_ref()
+    }
+}
+
+impl Engine {
+    fn start(build: &Build) -> Option<Engine> {
+        let tree = build.tree;
+        if let Some(reason) = build.refused {
+            report(format!("{tree}: stays compiled: {reason}"));
+            return None;
+        }
+        let built = match built(build.source) {
+            Ok(program) => program,
+            Err(errors) => {
+                let first = errors.first().map(|e| e.message.as_str()).unwrap_or("");
+                report(format!(
+                    "{tree}: stays compiled: its source does not parse: {first}"
+                ));
+                return None;
+            }
+        };
+        let table = Table::from_entries(build.expressions.iter().copied());
+        let live = match Live::new(&built, tree, table) {
+            Ok(live) => Arc::new(live),
+            Err(outcome) => {
+                report(format!("{tree}: stays compiled: {outcome}"));
+                return None;
+            }
+        };
+        let Some(path) = locate(build) else {
+            report(format!(
+                "{tree}: runs on the interpreter; `{}` not found, so it will not reload",
+                build.file
+            ));
+            return Some(Engine { live });
+        };
+        let line = build.line as usize;
+        let mut files = FILES.lock().unwrap_or_else(|e| e.into_inner());
+        let file = files.entry(path.clone()).or_default();
+        // The file may have changed since the build: read it once, and
+        // parse only an invocation whose tokens changed.
+        if file.text.is_none() {
+            file.text = std::fs::read_to_string(&path).ok();
+        }
+        let text = file.text.clone().unwrap_or_default();
+        if !file.invocations.iter().any(|(l, _)| *l == line) {
+            file.invocations
+                .push((line, invocation_source(&text, line)));
+        }
+        let tokens = &file
+            .invocations
+            .iter()
+            .find(|(l, _)| *l == line)
+            .expect("read")
+            .1;
+        if tokens.as_deref() != Some(live.current().source()) {
+            report(live.reload(&text, line).to_string());
+        }
+        let watching = match &file.watcher {
+            Some(watcher) => {
+                watcher.also(Arc::clone(&live), line);
+                Ok(())
+            }
+            None => super::Watcher::new(Arc::clone(&live), &path, line, |o| report(o.to_string()))
+                .map(|watcher| file.watcher = Some(watcher)),
+        };
+        match watching {
+            Ok(()) => report(format!(
+                "{tree}: runs on the interpreter, reloaded when `{}` changes",
+                path.display()
+            )),
+            Err(error) => report(format!("{tree}: runs on the interpreter; {error}")),
+        }
+        Some(Engine { live })
+    }
+
+    /// The live tree.
+    pub fn live(&self) -> &Live {
+        &self.live
+    }
+
+    /// One tick of `agent` through `host`.
+    pub fn try_tick<M: Default, V: Default, F>(
+        &self,
+        agent: &mut LiveAgent,
+        slots: &mut Slots<M, V>,
+        input: Input,
+        host: F,
+    ) -> Result<Status, (usize, Status)>
+    where
+        F: FnMut(&mut Slots<M, V>, &At, Call) -> Reply,
+    {
+        let mut host = FnHost { slots, f: host };
+        (self.live.try_tick(agent, &mut host, input)).map_err(|limit| (limit.node, limit.status))
+    }
+
+    /// Halts what `agent` runs, through `host`.
+    pub fn reset<M: Default, V: Default, F>(
+        &self,
+        agent: &mut LiveAgent,
+        slots: &mut Slots<M, V>,
+        host: F,
+    ) where
+        F: FnMut(&mut Slots<M, V>, &At, Call) -> Reply,
+    {
+        let mut host = FnHost { slots, f: host };
+        self.live.reset(agent, &mut host);
+    }
+}
+
+/// The program of a build's invocation, parsed once per thread for all
+/// its trees (a `Program` holds syntax trees, which stay on their thread).
+fn built(
+    source: &'static str,
+) -> Result<std::rc::Rc<Program>, Vec<bt_compiler::interpret::Diagnostic>> {
+    std::thread_local! {
+        static BUILT: core::cell::RefCell<Vec<(usize, std::rc::Rc<Program>)>> =
+            const { core::cell::RefCell::new(Vec::new()) };
+    }
+    let key = source.as_ptr() as usize;
+    if let Some(program) =
+        BUILT.with_borrow(|b| b.iter().find(|(k, _)| *k == key).map(|(_, p)| p.clone()))
+    {
+        return Ok(program);
+    }
+    let program = std::rc::Rc::new(Program::parse(source)?);
+    BUILT.with_borrow_mut(|b| b.push((key, program.clone())));
+    Ok(program)
+}
+
+/// The source file of a build: `file!()` is relative to the directory
+/// cargo ran rustc in, the workspace root, which is the package's
+/// directory or one above it.
+fn locate(build: &Build) -> Option<PathBuf> {
+    let file = Path::new(build.file);
+    if file.is_absolute() {
+        return file.is_file().then(|| file.to_path_buf());
+    }
+    (Path::new(build.manifest_dir).ancestors())
+        .map(|dir| dir.join(file))
+        .find(|path| path.is_file())
+}
+
+/// Per-place state of an agent that compiled code keeps for the
+/// interpreter: running leaves' memories and the values `when let` and
+/// `for_each` bind, each an enum of the tree's types.
+#[derive(Clone, Debug, Default)]
+pub struct Slots<M, V> {
+    /// Each place's running leaf memory.
+    pub memory: Vec<M>,
+    /// Each place's bound value.
+    pub values: Vec<V>,
+}
+
+impl<M: Default, V: Default> Slots<M, V> {
+    fn resize(&mut self, places: usize) {
+        self.memory.resize_with(places, M::default);
+        self.values.resize_with(places, V::default);
+    }
+}
+
+/// An agent's hot state, a field of the tree's state type.
+#[derive(Clone, Debug, Default)]
+pub struct Agent<M, V> {
+    mode: Mode,
+    slots: Slots<M, V>,
+}
+
+#[derive(Clone, Debug, Default)]
+enum Mode {
+    /// Not ticked yet.
+    #[default]
+    Unset,
+    /// Ticks compiled code: it ticked before [`start`](super::start), or
+    /// its tree stays compiled.
+    Compiled,
+    /// Ticks on the interpreter.
+    Live(LiveAgent),
+}
+
+impl<M: Default, V: Default> Agent<M, V> {
+    /// An agent that ticks compiled code.
+    pub fn compiled() -> Self {
+        Agent {
+            mode: Mode::Compiled,
+            slots: Slots::default(),
+        }
+    }
+
+    /// The engine and state to tick with, or `None` to tick compiled code.
+    /// Decided at the agent's first tick.
+    #[inline]
+    #[allow(clippy::type_complexity)]
+    pub fn engaged(
+        &mut self,
+        engine: fn() -> Option<&'static Engine>,
+    ) -> Option<(&'static Engine, &mut LiveAgent, &mut Slots<M, V>)> {
+        if let Mode::Compiled = self.mode {
+            return None;
+        }
+        if let Mode::Unset = self.mode {
+            self.mode = match super::started().then(engine).flatten() {
+                Some(engine) => Mode::Live(engine.live.agent()),
+                None => Mode::Compiled,
+            };
+        }
+        self.running(engine)
+    }
+
+    /// Like [`engaged`](Self::engaged), without deciding: `None` for an
+    /// agent that has not ticked.
+    #[inline]
+    #[allow(clippy::type_complexity)]
+    pub fn running(
+        &mut self,
+        engine: fn() -> Option<&'static Engine>,
+    ) -> Option<(&'static Engine, &mut LiveAgent, &mut Slots<M, V>)> {
+        let Mode::Live(agent) = &mut self.mode else {
+            return None;
+        };
+        let engine = engine()?;
+        if self.slots.memory.len() < agent.places() {
+            self.slots.resize(agent.places());
+        }
+        Some((engine, agent, &mut self.slots))
+    }
+}
+
+/// What the interpreter asks of an expression.
+#[derive(Clone, Copy, Debug)]
+pub enum Call {
+    /// Its value (every use but leaves and picks).
+    Value,
+    /// A leaf's first tick.
+    Start,
+    /// A leaf's later ticks.
+    Tick,
+    /// A running leaf is halted.
+    Halt,
+    /// A `random` or `shuffle` draw among these candidates.
+    Pick(u128),
+}
+
+/// An expression's answer.
+#[derive(Clone, Copy, Debug)]
+pub enum Reply {
+    /// A condition, a `when let` or `for_each` that matched, a hook.
+    Bool(bool),
+    /// An action or a leaf.
+    Status(Status),
+    /// An instant.
+    Outcome(Outcome),
+    /// A duration.
+    Seconds(f64),
+    /// A score.
+    Score(f32),
+    /// Flags.
+    Bits(u64),
+    /// A switch's arm.
+    Arm(usize),
+    /// A draw.
+    Pick(Option<usize>),
+    /// A halt: nothing to say.
+    Done,
+    /// The build has no code for it here.
+    Missing,
+}
+
+struct FnHost<'s, M, V, F> {
+    slots: &'s mut Slots<M, V>,
+    f: F,
+}
+
+/// An answer of the wrong kind: the build's table and the interpreter
+/// disagree, which resolving expressions by index rules out.
+#[cold]
+fn mismatch(at: &At, expr: &str, reply: Reply) -> ! {
+    panic!(
+        "hot reload: expression `{expr}` (index {:?}, node {} of `{}`) answered {reply:?}",
+        at.index, at.node, at.tree
+    )
+}
+
+macro_rules! ask {
+    ($self:ident, $at:ident, $expr:expr, $call:expr, $variant:ident) => {
+        match ($self.f)($self.slots, $at, $call) {
+            Reply::$variant(value) => value,
+            reply => mismatch($at, $expr, reply),
+        }
+    };
+}
+
+impl<M: Default, V: Default, F> Host for FnHost<'_, M, V, F>
+where
+    F: FnMut(&mut Slots<M, V>, &At, Call) -> Reply,
+{
+    fn condition(&mut self, at: &At, expr: &str) -> bool {
+        ask!(self, at, expr, Call::Value, Bool)
+    }
+    fn action(&mut self, at: &At, expr: &str) -> Status {
+        ask!(self, at, expr, Call::Value, Status)
+    }
+    fn instant(&mut self, at: &At, expr: &str) -> Outcome {
+        ask!(self, at, expr, Call::Value, Outcome)
+    }
+    fn hook(&mut self, at: &At, expr: &str) -> bool {
+        ask!(self, at, expr, Call::Value, Bool)
+    }
+    fn seconds(&mut self, at: &At, expr: &str) -> f64 {
+        ask!(self, at, expr, Call::Value, Seconds)
+    }
+    fn score(&mut self, at: &At, expr: &str) -> f32 {
+        ask!(self, at, expr, Call::Value, Score)
+    }
+    fn matches(&mut self, at: &At, expr: &str, _: &str) -> bool {
+        ask!(self, at, expr, Call::Value, Bool)
+    }
+    fn flags(&mut self, at: &At, expr: &str) -> u64 {
+        ask!(self, at, expr, Call::Value, Bits)
+    }
+    fn arm(&mut self, at: &At, expr: &str, _: &[String]) -> usize {
+        ask!(self, at, expr, Call::Value, Arm)
+    }
+    fn item(&mut self, at: &At, expr: &str) -> bool {
+        ask!(self, at, expr, Call::Value, Bool)
+    }
+    fn pick(&mut self, at: &At, rng: &str, candidates: u128) -> Option<usize> {
+        ask!(self, at, rng, Call::Pick(candidates), Pick)
+    }
+    fn start(&mut self, at: &At, leaf: &str) -> Status {
+        ask!(self, at, leaf, Call::Start, Status)
+    }
+    fn tick(&mut self, at: &At, leaf: &str) -> Status {
+        ask!(self, at, leaf, Call::Tick, Status)
+    }
+    fn halt(&mut self, at: &At, leaf: &str) {
+        match (self.f)(self.slots, at, Call::Halt) {
+            Reply::Done => {}
+            reply => mismatch(at, leaf, reply),
+        }
+    }
+    fn migrated(&mut self, moved: &[(usize, usize)], places: usize) {
+        let mut fresh = Slots::default();
+        fresh.resize(places);
+        let old = core::mem::take(self.slots);
+        let (mut memory, mut values) = (old.memory, old.values);
+        for &(from, to) in moved {
+            if let (Some(m), Some(v)) = (memory.get_mut(from), values.get_mut(from)) {
+                fresh.memory[to] = core::mem::take(m);
+                fresh.values[to] = core::mem::take(v);
+            }
+        }
+        memory.clear();
+        values.clear();
+        *self.slots = fresh;
+    }
+}
+
+/// A binding read where its value is not held: the interpreter and the
+/// agent's slots disagree.
+#[cold]
+pub fn unbound() -> ! {
+    panic!("hot reload: a `when let` value or `for_each` item in scope is not held")
+}

@@ -1,0 +1,179 @@
+//! Trees built with `hot-reload` run live after `bt::hot::start`: on the
+//! interpreter, calling the build's compiled expressions by index. A live
+//! agent does what a compiled agent does, call for call, and a reload
+//! changes what live agents run while each node that stays keeps its
+//! state.
+//!
+//! Everything runs in one test: `bt::hot::start` is once per process, and
+//! the compiled agents are made with `compiled()`.
+
+use bt::prelude::*;
+use std::sync::{Arc, Mutex};
+
+/// The world the tree acts on: every call is logged.
+#[derive(Default)]
+struct World {
+    log: Vec<String>,
+    hungry: bool,
+    food: Option<u32>,
+    queue: Vec<u8>,
+    t: u32,
+}
+
+impl World {
+    fn note(&mut self, what: impl Into<String>) {
+        self.log.push(what.into());
+    }
+    fn act(&mut self, what: &str, status: Status) -> Status {
+        self.note(what);
+        status
+    }
+    fn cond(&mut self, what: &str, value: bool) -> bool {
+        self.note(format!("{what}?{value}"));
+        value
+    }
+}
+
+/// A stateful leaf: walks `steps` steps.
+#[derive(Debug)]
+struct Walk {
+    steps: u32,
+}
+
+impl Leaf<World> for Walk {
+    type Memory = u32;
+    fn start(&self, walked: &mut u32, w: &mut World) -> Status {
+        w.note(format!("walk start {}", self.steps));
+        self.tick(walked, w)
+    }
+    fn tick(&self, walked: &mut u32, w: &mut World) -> Status {
+        *walked += 1;
+        w.note(format!("walk {walked}/{}", self.steps));
+        if *walked >= self.steps {
+            Status::Success
+        } else {
+            Status::Running
+        }
+    }
+    fn halt(walked: &mut u32, w: &mut World) {
+        w.note(format!("walk halted at {walked}"));
+    }
+}
+
+bt::behavior_tree! {
+    tree Brain(me: &mut World, cx: &Ctx) {
+        prioritized {
+            'eat: when let Some(f): Option<u32> = me.food score *f as f32 => sequence {
+                cond me.cond("big", *f > 2),
+                action me.act("eat", Status::Success),
+            },
+            'hunt: when me.cond("hungry", me.hungry) => scope(enter = me.note("enter hunt"), exit = me.note("exit hunt")) {
+                timeout(3) { 'walk: Walk { steps: 4 } }
+            },
+            'chores: when !me.queue.is_empty() => for_each(job: u8 = me.queue.pop()) {
+                switch (*job % 3) {
+                    0 => action me.act("sweep", Status::Success),
+                    1 => after(success = me.note("washed")) { Walk { steps: 2 } },
+                    _ => instant { me.note("skip"); Outcome::Success },
+                }
+            },
+            'idle: else => sequence {
+                wait(1),
+                action me.act("idle", Status::Success),
+            },
+        }
+    }
+}
+
+/// One scripted tick: what the world looks like before it.
+fn script(t: u32, w: &mut World) {
+    w.t = t;
+    w.hungry = (t / 5) % 2 == 1;
+    w.food = if t % 11 == 3 { Some(t % 4) } else { None };
+    if t.is_multiple_of(13) {
+        w.queue = vec![1, 2, 3, 4];
+    }
+}
+
+/// Runs `brain` over `ticks` scripted ticks from tick `from`: each tick's
+/// status and calls.
+fn run(brain: &mut Brain, w: &mut World, from: u32, ticks: u32) -> Vec<String> {
+    let mut out = Vec::new();
+    for t in from..from + ticks {
+        script(t, w);
+        let cx = Ctx::new(f64::from(t) * 0.5, 0.5);
+        let status = brain.tick(w, &cx);
+        out.push(format!("t{t} {status:?}: {}", w.log.join(", ")));
+        w.log.clear();
+    }
+    out
+}
+
+#[test]
+fn live_trees_match_compiled_ones_and_reload_keeping_state() {
+    let lines = Arc::new(Mutex::new(Vec::<String>::new()));
+    let seen = Arc::clone(&lines);
+    // Before `start`, nothing is live.
+    assert!(Brain::live().is_none());
+    bt::hot::start_with(move |line| seen.lock().unwrap().push(line));
+
+    // Call for call, a live agent is a compiled one.
+    let (mut compiled, mut cw) = (Brain::compiled(), World::default());
+    let (mut live, mut lw) = (Brain::default(), World::default());
+    let expected = run(&mut compiled, &mut cw, 0, 60);
+    let got = run(&mut live, &mut lw, 0, 60);
+    assert_eq!(got, expected);
+    let engine = Brain::live().expect("the tree runs live");
+    assert_eq!(engine.version(), 1);
+    // It announced where it reloads from.
+    let announced = lines.lock().unwrap().join("\n");
+    assert!(
+        announced.contains("Brain: runs on the interpreter"),
+        "{announced}"
+    );
+    assert!(announced.contains("hot_mode.rs"), "{announced}");
+
+    // Reloaded mid-walk: the hunt's walk keeps its memory (not started
+    // again), and the new order and numbers apply.
+    let file = include_str!("hot_mode.rs");
+    let line = 1 + file
+        .lines()
+        .position(|l| l.starts_with("bt::behavior_tree! {"))
+        .expect("the tree's invocation");
+    let (mut brain, mut w) = (Brain::default(), World::default());
+    let before = run(&mut brain, &mut w, 5, 2);
+    assert!(before[1].contains("walk 2/4"), "{before:?}");
+    let edited = file
+        .replacen("timeout(3)", "timeout(30)", 1)
+        .replacen("wait(1)", "wait(2)", 1);
+    let outcome = engine.reload(&edited, line);
+    assert_eq!(
+        outcome.to_string(),
+        format!(
+            "Brain: reloaded as version 2, {0} of {0} nodes kept their state",
+            16
+        )
+    );
+    let after = run(&mut brain, &mut w, 7, 2);
+    // `prioritized` re-checks no guard while a child runs.
+    assert_eq!(after[0], "t7 Running: walk 3/4", "{after:?}");
+    assert_eq!(after[1], "t8 Success: walk 4/4, exit hunt");
+
+    // An expression the build does not have is refused, naming it.
+    let refused = engine.reload(
+        &edited.replacen("me.act(\"idle\"", "me.act(\"dance\"", 1),
+        line,
+    );
+    let line_of_idle = 1 + file
+        .lines()
+        .position(|l| l.contains("me.act(\"idle\""))
+        .unwrap();
+    assert_eq!(
+        refused.to_string(),
+        format!(
+            "Brain: not reloaded: rebuild to use `me . act (\"dance\" , Status :: Success)` \
+             (line {line_of_idle})"
+        )
+    );
+    assert_eq!(engine.version(), 2);
+}
