@@ -4,11 +4,19 @@
 //! changes what live agents run while each node that stays keeps its
 //! state.
 //!
-//! Everything runs in one test: `bt::hot::start` is once per process, and
-//! the compiled agents are made with `compiled()`.
+//! `bt::hot::start` is once per process: the tests share it, and make their
+//! compiled agents with `compiled()`.
 
 use bt::prelude::*;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
+
+/// The lines hot reload reported, for every test.
+static LINES: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+/// Starts hot reload once for the process, its lines kept in [`LINES`].
+fn start() {
+    bt::hot::start_with(|line| LINES.lock().unwrap().push(line));
+}
 
 /// The world the tree acts on: every call is logged.
 #[derive(Default)]
@@ -111,11 +119,7 @@ fn run(brain: &mut Brain, w: &mut World, from: u32, ticks: u32) -> Vec<String> {
 
 #[test]
 fn live_trees_match_compiled_ones_and_reload_keeping_state() {
-    let lines = Arc::new(Mutex::new(Vec::<String>::new()));
-    let seen = Arc::clone(&lines);
-    // Before `start`, nothing is live.
-    assert!(Brain::live().is_none());
-    bt::hot::start_with(move |line| seen.lock().unwrap().push(line));
+    start();
 
     // Call for call, a live agent is a compiled one.
     let (mut compiled, mut cw) = (Brain::compiled(), World::default());
@@ -126,7 +130,7 @@ fn live_trees_match_compiled_ones_and_reload_keeping_state() {
     let engine = Brain::live().expect("the tree runs live");
     assert_eq!(engine.version(), 1);
     // It announced where it reloads from.
-    let announced = lines.lock().unwrap().join("\n");
+    let announced = LINES.lock().unwrap().join("\n");
     assert!(
         announced.contains("Brain: runs on the interpreter"),
         "{announced}"
@@ -176,4 +180,117 @@ fn live_trees_match_compiled_ones_and_reload_keeping_state() {
         )
     );
     assert_eq!(engine.version(), 2);
+}
+
+/// Per agent: each leaf start, end and halt, counted.
+#[derive(Default)]
+struct Tally {
+    starts: u32,
+    ends: u32,
+    halts: u32,
+    ticks: u32,
+}
+
+impl Tally {
+    fn ok(&mut self) -> bool {
+        self.ticks += 1;
+        !self.ticks.is_multiple_of(7)
+    }
+}
+
+/// A leaf that runs `n` ticks.
+struct Count {
+    n: u32,
+}
+
+impl Leaf<Tally> for Count {
+    type Memory = u32;
+    fn start(&self, done: &mut u32, me: &mut Tally) -> Status {
+        me.starts += 1;
+        self.tick(done, me)
+    }
+    fn tick(&self, done: &mut u32, me: &mut Tally) -> Status {
+        *done += 1;
+        if *done >= self.n {
+            me.ends += 1;
+            Status::Success
+        } else {
+            Status::Running
+        }
+    }
+    fn halt(_: &mut u32, me: &mut Tally) {
+        me.halts += 1;
+    }
+}
+
+bt::behavior_tree! {
+    tree Crowd(me: &mut Tally, cx: &Ctx) {
+        sequence { cond me.ok(), timeout(5) { 'w: Count { n: 3 } }, wait(0.5) }
+    }
+}
+
+#[test]
+fn agents_on_threads_move_to_each_reload_and_no_leaf_run_leaks() {
+    start();
+    let file = include_str!("hot_mode.rs");
+    let line = (file.lines().enumerate())
+        .filter(|(_, l)| l.starts_with("bt::behavior_tree! {"))
+        .map(|(i, _)| i + 1)
+        .nth(1)
+        .expect("the second invocation");
+    let original = "sequence { cond me.ok(), timeout(5) { 'w: Count { n: 3 } }, wait(0.5) }";
+    // Reordered, renumbered, wrapped and unwrapped: all from expressions
+    // the build has.
+    let edits = [
+        "sequence { timeout(7) { 'w: Count { n: 3 } }, cond me.ok(), wait(0.5) }",
+        "sequence { cond me.ok(), force_success { timeout(5) { 'w: Count { n: 3 } } }, wait(1) }",
+        "select { timeout(2) { 'w: Count { n: 3 } }, cond me.ok() }",
+        original,
+    ];
+    let mut agents: Vec<(Crowd, Tally)> = (0..200).map(|_| Default::default()).collect();
+    let engine = {
+        // The first tick makes the engine.
+        let (brain, me) = &mut agents[0];
+        brain.tick(me, &Ctx::new(0.0, 0.1));
+        Crowd::live().expect("the tree runs live")
+    };
+    let done = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        for chunk in agents.chunks_mut(50) {
+            let done = &done;
+            scope.spawn(move || {
+                let mut t = 0u32;
+                while !done.load(std::sync::atomic::Ordering::Acquire) || t < 100 {
+                    t += 1;
+                    let cx = Ctx::new(f64::from(t) * 0.1, 0.1);
+                    for (brain, me) in chunk.iter_mut() {
+                        brain.tick(me, &cx);
+                    }
+                }
+            });
+        }
+        for (i, edit) in edits.iter().cycle().take(12).enumerate() {
+            let outcome = engine.reload(&file.replacen(original, edit, 1), line);
+            assert!(
+                outcome
+                    .to_string()
+                    .contains(&format!("reloaded as version {}", i + 2)),
+                "{outcome}"
+            );
+            std::thread::yield_now();
+        }
+        done.store(true, std::sync::atomic::Ordering::Release);
+    });
+    assert_eq!(engine.version(), 13);
+    let mut started = 0;
+    for (brain, me) in &mut agents {
+        brain.reset(me);
+        assert_eq!(
+            me.starts,
+            me.ends + me.halts,
+            "every start ends exactly once"
+        );
+        started += me.starts;
+    }
+    assert!(started > 1000, "only {started} leaf runs");
 }

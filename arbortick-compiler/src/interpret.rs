@@ -89,6 +89,10 @@ pub struct Program {
     trees: Vec<Tree>,
     /// The body's tokens, as text.
     source: String,
+    /// The body as its tokens display, spaced as written where the tokens
+    /// know it: what parses back to a program whose texts (details, guard
+    /// clauses) read as the source does.
+    written: String,
 }
 
 /// A problem that keeps source text from being interpreted: what the
@@ -230,6 +234,13 @@ pub fn invocation_source(source: &str, line: usize) -> Option<String> {
     invocation(tokens, line).map(|body| text(&body))
 }
 
+/// Source text as tokens, written as [`Program::source`] writes them:
+/// equal for two texts that differ only in layout and (non-doc) comments.
+pub fn tokens_text(source: &str) -> Option<String> {
+    let tokens: proc_macro2::TokenStream = source.parse().ok()?;
+    Some(text(&tokens))
+}
+
 /// The name of the tree a subtree node embeds: the last segment of its path.
 fn embedded(path: &syn::Path) -> String {
     path.segments
@@ -297,6 +308,7 @@ impl Program {
     /// Like [`Program::parse`], from tokens.
     pub fn from_tokens(tokens: proc_macro2::TokenStream) -> Result<Program, Vec<Diagnostic>> {
         let source = text(&tokens);
+        let written = tokens.to_string();
         let mut errors = Errors::default();
         let input = crate::parse::parse(tokens, &mut errors);
         // What derives need is rustc's to check: the interpreter derives
@@ -356,13 +368,23 @@ impl Program {
                 ir,
             })
             .collect();
-        Ok(Program { trees, source })
+        Ok(Program {
+            trees,
+            source,
+            written,
+        })
     }
 
     /// The body's tokens as text: the same for two sources that differ
     /// only in layout and (non-doc) comments.
     pub fn source(&self) -> &str {
         &self.source
+    }
+
+    /// The body, spaced as written where its tokens know it: parsed again,
+    /// it gives this program, its texts read as the source does.
+    pub fn written(&self) -> &str {
+        &self.written
     }
 
     /// The trees, in source order.
@@ -373,6 +395,31 @@ impl Program {
     /// The tree named `name`.
     pub fn tree(&self, name: &str) -> Option<&Tree> {
         self.trees.iter().find(|t| t.name == name)
+    }
+
+    /// The node table of tree `name`, as compiled code has it
+    /// (`BehaviorTree::NODES`): for tools that show a tree read at run
+    /// time. Its strings are leaked, once per call.
+    pub fn node_table(&self, name: &str) -> Option<&'static [bt_runtime::NodeInfo]> {
+        let tree = self.tree(name)?;
+        let leak = |s: &str| -> &'static str { Box::leak(s.to_string().into_boxed_str()) };
+        let tree_name = leak(name);
+        let nodes: Vec<bt_runtime::NodeInfo> = (tree.ir.nodes.iter())
+            .map(|node| bt_runtime::NodeInfo {
+                tree: tree_name,
+                id: node.id,
+                kind: node.row,
+                label: node.label.as_deref().map(leak),
+                parent: node.parent,
+                depth: node.depth,
+                line: node.line,
+                column: node.column,
+                detail: leak(&node.detail),
+                guard: node.guard.as_ref().map(|g| leak(&g.text)),
+                can_run: node.can_run,
+            })
+            .collect();
+        Some(Box::leak(nodes.into_boxed_slice()))
     }
 
     /// An interpreter for the tree named `name`, its subtrees laid out in
@@ -1385,6 +1432,19 @@ impl Interpreter {
         &self.kids[self.places[p].children.clone()]
     }
 
+    /// The names of the trees laid out: the tree it runs, then each tree it
+    /// embeds, once each.
+    pub fn trees_laid_out(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = Vec::new();
+        for place in &self.places {
+            let name = self.trees[place.tree].name.as_str();
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        names
+    }
+
     /// The tree and node id at place `p`.
     pub fn node_at(&self, p: usize) -> (&str, usize) {
         let place = &self.places[p];
@@ -1492,13 +1552,29 @@ impl Interpreter {
     /// The places that hold state for `agent`, in pre-order: the active
     /// path (every node that is entered or has a running child).
     pub fn active_places(&self, agent: &Agent) -> Vec<(usize, usize)> {
-        (0..self.places.len())
-            .filter(|&p| {
-                let s = &agent.slots[p];
-                s.active || s.child.is_some() || s.start != 0 || s.started.is_some() || s.arrived
-            })
+        (self.active(agent))
             .map(|p| (self.places[p].tree, self.places[p].node))
             .collect()
+    }
+
+    /// The places of the active path, as [`active_places`](Self::active_places).
+    pub fn active<'a>(&'a self, agent: &'a Agent) -> impl Iterator<Item = usize> + 'a {
+        (0..self.places.len()).filter(|&p| {
+            let s = &agent.slots[p];
+            s.active || s.child.is_some() || s.start != 0 || s.started.is_some() || s.arrived
+        })
+    }
+
+    /// The depth of place `p`: 0 for the root, counting the nodes of
+    /// enclosing trees for a node of an embedded tree.
+    pub fn depth_of(&self, p: usize) -> usize {
+        let mut depth = 0;
+        let mut at = p;
+        while let Some(parent) = self.parent[at] {
+            depth += 1;
+            at = parent;
+        }
+        depth
     }
 }
 

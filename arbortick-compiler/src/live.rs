@@ -45,7 +45,7 @@ use crate::interpret::{
     Agent, Diagnostic, Expression, Host, Input, Interpreter, Migration, Program, RedecideLimit,
     Shared, Use,
 };
-use bt_runtime::Status;
+use bt_runtime::{NodeInfo, Status};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
@@ -150,6 +150,8 @@ pub struct Version {
     source: String,
     /// The version before, and how its nodes map to this one's.
     previous: Option<(Arc<Version>, Migration)>,
+    /// The node table of each tree laid out ([`Program::node_table`]).
+    nodes: Vec<&'static [NodeInfo]>,
 }
 
 impl Version {
@@ -161,6 +163,16 @@ impl Version {
     /// The laid-out tree.
     pub fn interpreter(&self) -> &Interpreter {
         &self.interpreter
+    }
+
+    /// The node table of tree `tree` (the tree itself or one it embeds) in
+    /// this version: what compiled code has as `BehaviorTree::NODES`, for
+    /// trace events and tools; ids are [`At::node`](crate::interpret::At).
+    pub fn nodes(&self, tree: &str) -> Option<&'static [NodeInfo]> {
+        self.nodes
+            .iter()
+            .copied()
+            .find(|n| n.first().is_some_and(|n| n.tree == tree))
     }
 
     /// Its source, as tokens ([`Program::source`]).
@@ -267,6 +279,37 @@ impl LiveAgent {
         self.version.number
     }
 
+    /// That version.
+    pub fn running(&self) -> &Arc<Version> {
+        &self.version
+    }
+
+    /// Whether a node runs (the tree is mid-way).
+    pub fn is_active(&self) -> bool {
+        !self
+            .version
+            .interpreter
+            .active_places(&self.agent)
+            .is_empty()
+    }
+
+    /// Calls `visit` with each node of the active path, in pre-order, as
+    /// `BehaviorTree::visit_active` does for compiled code (`depth` added
+    /// to each node's; no node reports `since`).
+    pub fn visit_active(&self, depth: usize, visit: &mut impl FnMut(bt_runtime::ActiveNode)) {
+        let interpreter = &self.version.interpreter;
+        for p in interpreter.active(&self.agent) {
+            let (tree, node) = interpreter.node_at(p);
+            if let Some(info) = self.version.nodes(tree).and_then(|n| n.get(node)) {
+                visit(bt_runtime::ActiveNode {
+                    info,
+                    depth: depth + interpreter.depth_of(p),
+                    since: None,
+                });
+            }
+        }
+    }
+
     /// How many places that version has ([`Interpreter::places`]).
     pub fn places(&self) -> usize {
         self.version.interpreter.places()
@@ -334,12 +377,16 @@ impl Live {
             }
             None => (interpreter.shared(), None),
         };
+        let nodes = (interpreter.trees_laid_out().into_iter())
+            .filter_map(|tree| program.node_table(tree))
+            .collect();
         Ok(Version {
             number,
             interpreter,
             shared,
             source: program.source().to_string(),
             previous,
+            nodes,
         })
     }
 

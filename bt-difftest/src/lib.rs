@@ -196,15 +196,6 @@ impl W {
         Recorder {
             events: Rc::clone(&self.events),
             hooks: None,
-            level: bt::trace::STATUSES,
-        }
-    }
-
-    /// A trace hook that wants no events.
-    pub fn quiet_recorder(&self) -> Recorder {
-        Recorder {
-            level: 0,
-            ..self.recorder()
         }
     }
 
@@ -214,7 +205,6 @@ impl W {
         Recorder {
             events: Rc::clone(&self.events),
             hooks: Some((self.seed, t)),
-            level: bt::trace::STATUSES,
         }
     }
 
@@ -230,8 +220,6 @@ pub struct Recorder {
     events: Rc<RefCell<Vec<String>>>,
     /// With node hooks: the world's seed and the tick.
     hooks: Option<(u64, usize)>,
-    /// The trace level it wants.
-    level: u8,
 }
 
 /// Which hook acts.
@@ -285,7 +273,7 @@ impl bt::Trace for Recorder {
     const HOOKS: bool = true;
 
     fn level(&self, _: u64) -> u8 {
-        self.level
+        bt::trace::STATUSES
     }
 
     fn hooks(&self, _: u64) -> bool {
@@ -406,8 +394,6 @@ pub struct Episode {
     pub seeds: Vec<u64>,
     /// Random node hooks act (see [`hook`]).
     pub hooks: bool,
-    /// The trace hooks want no events.
-    pub quiet: bool,
     /// Per tick: the time, and what happens to each agent.
     pub ticks: Vec<(f64, Vec<Step>)>,
 }
@@ -436,7 +422,6 @@ impl Episode {
         Episode {
             seeds,
             hooks: false,
-            quiet: false,
             ticks,
         }
     }
@@ -444,12 +429,6 @@ impl Episode {
     /// The same episode with random node hooks.
     pub fn hooked(mut self) -> Episode {
         self.hooks = true;
-        self
-    }
-
-    /// The same episode with trace hooks that want no events.
-    pub fn quiet(mut self) -> Episode {
-        self.quiet = true;
         self
     }
 }
@@ -496,8 +475,6 @@ pub fn drive<S>(
         for (i, (step, (w, state))) in steps.iter().zip(&mut agents).enumerate() {
             let recorder = if episode.hooks {
                 w.hooked_recorder(t)
-            } else if episode.quiet {
-                w.quiet_recorder()
             } else {
                 w.recorder()
             };
@@ -520,11 +497,7 @@ pub fn drive<S>(
         }
     }
     for (i, (w, state)) in agents.iter_mut().enumerate() {
-        let recorder = if episode.quiet {
-            w.quiet_recorder()
-        } else {
-            w.recorder()
-        };
+        let recorder = w.recorder();
         reset(state, w, &Ctx::new(0.0, 0.1).trace(&recorder));
         finish(i, w, &mut lines);
     }

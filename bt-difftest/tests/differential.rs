@@ -240,10 +240,10 @@ fn every_generated_tree_exports_valid_behaviortree_cpp_xml() {
     assert_eq!(trees::VIEWS.len(), trees::CASES.len() + 12);
 }
 
-/// With hot reload started (feature `hot-reload`), a tree's agents run on the interpreter calling
-/// the build's compiled expressions by index: call for call, what the
-/// compiled tree does (trace hooks quiet: live agents send no trace
-/// events).
+/// With hot reload started (feature `hot-reload`), a tree's agents run on
+/// the interpreter calling the build's compiled expressions by index: call
+/// for call, trace event for trace event, and under the same node hooks,
+/// what the compiled tree does.
 #[test]
 #[cfg(feature = "hot-reload")]
 fn live_trees_match_compiled_ones() {
@@ -259,8 +259,14 @@ fn live_trees_match_compiled_ones() {
         // agents share their `Shared` value: only the first episode starts
         // both fresh.
         let shared = SOURCE.contains(&format!("sh: &{name}Shared"));
-        for e in 0..if shared { 1 } else { 3 } {
-            let episode = Episode::new(SEED ^ ((index as u64) << 20) ^ e, 3, 30).quiet();
+        for e in 0..if shared { 1 } else { 4 } {
+            // As above: as it is, and with random node hooks.
+            let episode = Episode::new(SEED ^ ((index as u64) << 20) ^ (e / 2), 3, 30);
+            let episode = if e % 2 == 1 {
+                episode.hooked()
+            } else {
+                episode
+            };
             let (expected, got) = (compiled(&episode), live(&episode));
             if let Some(at) =
                 (0..expected.len().max(got.len())).find(|&i| expected.get(i) != got.get(i))

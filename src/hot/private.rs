@@ -4,8 +4,11 @@
 
 use super::{Build, report};
 use bt_compiler::interpret::{At, Host, Input, Program, invocation_source};
+use bt_compiler::interpret::{Event as Laid, Verdict as LaidVerdict};
+use bt_compiler::live::Version;
 use bt_compiler::live::{Live, LiveAgent, Table};
-use bt_runtime::{Outcome, Status};
+use bt_runtime::trace::{Event, Verdict};
+use bt_runtime::{NodeInfo, Outcome, Status};
 use std::collections::HashMap;
 use std::format;
 use std::path::{Path, PathBuf};
@@ -60,7 +63,34 @@ impl Engine {
             report(format!("{tree}: stays compiled: {reason}"));
             return None;
         }
-        let built = match built(build.source) {
+        let line = build.line as usize;
+        let path = locate(build);
+        let mut files = FILES.lock().unwrap_or_else(|e| e.into_inner());
+        // The file as first read, and its invocation's tokens: when they
+        // are the build's, the tree is read from the file, so that its
+        // texts (details, guard clauses) are written as there.
+        let file = path.as_ref().map(|path| {
+            let file = files.entry(path.clone()).or_default();
+            if file.text.is_none() {
+                file.text = std::fs::read_to_string(path).ok();
+            }
+            let text = file.text.clone().unwrap_or_default();
+            if !file.invocations.iter().any(|(l, _)| *l == line) {
+                let tokens = invocation_source(&text, line);
+                file.invocations.push((line, tokens));
+            }
+            let found = file.invocations.iter().find(|(l, _)| *l == line);
+            let tokens = found.and_then(|(_, t)| t.clone());
+            (file, text, tokens)
+        });
+        let unchanged = (file.as_ref())
+            .and_then(|(_, _, tokens)| tokens.as_deref())
+            .is_some_and(|tokens| Some(tokens) == source_text(build.source).as_deref());
+        let built = match (&file, unchanged) {
+            (Some((_, text, _)), true) => built(build.source, || Program::parse_file(text, line)),
+            _ => built(build.source, || Program::parse(build.source)),
+        };
+        let built = match built {
             Ok(program) => program,
             Err(errors) => {
                 let first = errors.first().map(|e| e.message.as_str()).unwrap_or("");
@@ -78,33 +108,15 @@ impl Engine {
                 return None;
             }
         };
-        let Some(path) = locate(build) else {
+        let (Some(path), Some((file, text, _))) = (path, file) else {
             report(format!(
                 "{tree}: runs on the interpreter; `{}` not found, so it will not reload",
                 build.file
             ));
             return Some(Engine { live });
         };
-        let line = build.line as usize;
-        let mut files = FILES.lock().unwrap_or_else(|e| e.into_inner());
-        let file = files.entry(path.clone()).or_default();
-        // The file may have changed since the build: read it once, and
-        // parse only an invocation whose tokens changed.
-        if file.text.is_none() {
-            file.text = std::fs::read_to_string(&path).ok();
-        }
-        let text = file.text.clone().unwrap_or_default();
-        if !file.invocations.iter().any(|(l, _)| *l == line) {
-            file.invocations
-                .push((line, invocation_source(&text, line)));
-        }
-        let tokens = &file
-            .invocations
-            .iter()
-            .find(|(l, _)| *l == line)
-            .expect("read")
-            .1;
-        if tokens.as_deref() != Some(live.current().source()) {
+        // Edited since the build: the edit applies now, or is refused.
+        if !unchanged {
             report(live.reload(&text, line).to_string());
         }
         let watching = match &file.watcher {
@@ -130,19 +142,32 @@ impl Engine {
         &self.live
     }
 
-    /// One tick of `agent` through `host`.
+    /// One tick of `agent` through `host`, with the context's `tracing`.
     pub fn try_tick<M: Default, V: Default, F>(
         &self,
         agent: &mut LiveAgent,
         slots: &mut Slots<M, V>,
         input: Input,
-        host: F,
-    ) -> Result<Status, (usize, Status)>
+        tracing: Tracing,
+        mut host: F,
+    ) -> Result<Status, (&'static NodeInfo, Status)>
     where
         F: FnMut(&mut Slots<M, V>, &At, Call) -> Reply,
     {
-        let mut host = FnHost { slots, f: host };
-        (self.live.try_tick(agent, &mut host, input)).map_err(|limit| (limit.node, limit.status))
+        // Moved to the current version first: events name its nodes.
+        let version = Arc::clone(agent.running());
+        let mut moving = FnHost::new(slots, &mut host, Tracing::default(), version);
+        self.live.catch_up(agent, &mut moving, input.now);
+        let version = Arc::clone(agent.running());
+        let mut host = FnHost::new(slots, host, tracing, version);
+        (self.live.try_tick(agent, &mut host, input)).map_err(|limit| {
+            let root = host.version.interpreter().name();
+            let nodes = host.version.nodes(root).unwrap_or_default();
+            (
+                &nodes[limit.node.min(nodes.len().saturating_sub(1))],
+                limit.status,
+            )
+        })
     }
 
     /// Halts what `agent` runs, through `host`.
@@ -150,33 +175,75 @@ impl Engine {
         &self,
         agent: &mut LiveAgent,
         slots: &mut Slots<M, V>,
+        tracing: Tracing,
         host: F,
     ) where
         F: FnMut(&mut Slots<M, V>, &At, Call) -> Reply,
     {
-        let mut host = FnHost { slots, f: host };
+        let version = Arc::clone(agent.running());
+        let mut host = FnHost::new(slots, host, tracing, version);
         self.live.reset(agent, &mut host);
     }
 }
 
+/// What a tick's context wants traced, read once per tick as compiled code
+/// reads it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Tracing {
+    level: u8,
+    statuses: bool,
+    hooks: bool,
+}
+
+impl Tracing {
+    /// What `cx`'s tracer wants of its agent.
+    #[inline]
+    pub fn of<C: bt_runtime::Context>(cx: &C) -> Tracing {
+        use bt_runtime::__private as rt;
+        Tracing {
+            level: rt::trace_level(cx),
+            statuses: rt::trace_statuses(cx),
+            hooks: rt::hooks_wanted(cx),
+        }
+    }
+
+    fn wants(&self, level: u8) -> bool {
+        if level >= bt_runtime::trace::STATUSES {
+            self.statuses
+        } else {
+            level <= self.level
+        }
+    }
+}
+
 /// The program of a build's invocation, parsed once per thread for all
-/// its trees (a `Program` holds syntax trees, which stay on their thread).
+/// its trees (a `Program` holds syntax trees, which stay on their thread):
+/// by `parse`, the first time `source` is asked for.
 fn built(
     source: &'static str,
+    parse: impl FnOnce() -> Result<Program, Vec<bt_compiler::interpret::Diagnostic>>,
 ) -> Result<std::rc::Rc<Program>, Vec<bt_compiler::interpret::Diagnostic>> {
     std::thread_local! {
         static BUILT: core::cell::RefCell<Vec<(usize, std::rc::Rc<Program>)>> =
             const { core::cell::RefCell::new(Vec::new()) };
     }
     let key = source.as_ptr() as usize;
-    if let Some(program) =
-        BUILT.with_borrow(|b| b.iter().find(|(k, _)| *k == key).map(|(_, p)| p.clone()))
-    {
+    let cached = BUILT.with_borrow(|b| b.iter().find(|(k, _)| *k == key).map(|(_, p)| p.clone()));
+    if let Some(program) = cached {
         return Ok(program);
     }
-    let program = std::rc::Rc::new(Program::parse(source)?);
+    let program = std::rc::Rc::new(parse()?);
     BUILT.with_borrow_mut(|b| b.push((key, program.clone())));
     Ok(program)
+}
+
+/// A build's source as tokens, as [`Program::source`] writes them.
+fn source_text(source: &str) -> Option<String> {
+    static TEXTS: LazyLock<Mutex<HashMap<usize, Option<String>>>> = LazyLock::new(Default::default);
+    let mut texts = TEXTS.lock().unwrap_or_else(|e| e.into_inner());
+    let text = (texts.entry(source.as_ptr() as usize))
+        .or_insert_with(|| bt_compiler::interpret::tokens_text(source));
+    text.clone()
 }
 
 /// The source file of a build: `file!()` is relative to the directory
@@ -258,6 +325,14 @@ impl<M: Default, V: Default> Agent<M, V> {
         self.running(engine)
     }
 
+    /// The interpreter's state of a live agent.
+    pub fn live(&self) -> Option<&LiveAgent> {
+        match &self.mode {
+            Mode::Live(agent) => Some(agent),
+            _ => None,
+        }
+    }
+
     /// Like [`engaged`](Self::engaged), without deciding: `None` for an
     /// agent that has not ticked.
     #[inline]
@@ -277,9 +352,15 @@ impl<M: Default, V: Default> Agent<M, V> {
     }
 }
 
-/// What the interpreter asks of an expression.
+/// What the interpreter asks of an expression, or of the context.
 #[derive(Clone, Copy, Debug)]
 pub enum Call {
+    /// A trace event for the context's tracer.
+    Trace(u8, &'static NodeInfo, Event),
+    /// The node hook before a node runs.
+    Before(&'static NodeInfo),
+    /// The node hook after a node returned.
+    After(&'static NodeInfo, Status),
     /// Its value (every use but leaves and picks).
     Value,
     /// A leaf's first tick.
@@ -311,7 +392,9 @@ pub enum Reply {
     Arm(usize),
     /// A draw.
     Pick(Option<usize>),
-    /// A halt: nothing to say.
+    /// A node hook's replacement.
+    Hooked(Option<Status>),
+    /// A halt or a trace event: nothing to say.
     Done,
     /// The build has no code for it here.
     Missing,
@@ -320,6 +403,80 @@ pub enum Reply {
 struct FnHost<'s, M, V, F> {
     slots: &'s mut Slots<M, V>,
     f: F,
+    tracing: Tracing,
+    /// The version the agent runs: its node tables name events' nodes.
+    version: Arc<Version>,
+}
+
+impl<'s, M, V, F> FnHost<'s, M, V, F> {
+    fn new(slots: &'s mut Slots<M, V>, f: F, tracing: Tracing, version: Arc<Version>) -> Self {
+        FnHost {
+            slots,
+            f,
+            tracing,
+            version,
+        }
+    }
+
+    fn node(&self, at: &At) -> Option<(&'static NodeInfo, &'static [NodeInfo])> {
+        let nodes = self.version.nodes(at.tree)?;
+        Some((nodes.get(at.node)?, nodes))
+    }
+}
+
+/// An interpreter event as compiled code sends it: node ids as entries of
+/// `nodes`, a rejecting clause's text kept for the process.
+fn event(laid: Laid, nodes: &'static [NodeInfo]) -> Option<Event> {
+    let n = |id: usize| nodes.get(id);
+    Some(match laid {
+        Laid::TickStart => Event::TickStart,
+        Laid::TickEnd(s) => Event::TickEnd(s),
+        Laid::Activate { child } => Event::Activate { child: n(child)? },
+        Laid::Interrupt { child, by } => Event::Interrupt {
+            child: n(child)?,
+            by: n(by)?,
+        },
+        Laid::Halted => Event::Halted,
+        Laid::End { child, status } => Event::End {
+            child: n(child)?,
+            status,
+        },
+        Laid::NoneAccepted => Event::NoneAccepted,
+        Laid::RedecideLimit => Event::RedecideLimit,
+        Laid::MonitorFired { monitor } => Event::MonitorFired {
+            monitor: n(monitor)?,
+        },
+        Laid::Returned(s) => Event::Returned(s),
+        Laid::EnterSubtree => Event::EnterSubtree,
+        Laid::Reset => Event::Reset,
+        Laid::Continue { child, active_for } => Event::Continue {
+            child: n(child)?,
+            active_for,
+        },
+        Laid::Guard { child, verdict } => Event::Guard {
+            child: n(child)?,
+            verdict: match verdict {
+                LaidVerdict::Accepted(score) => Verdict::Accepted(score),
+                LaidVerdict::Rejected(clause) => Verdict::Rejected(kept(clause)),
+                LaidVerdict::Masked => Verdict::Masked,
+            },
+        },
+    })
+}
+
+/// `text` for the rest of the process, each distinct text leaked once.
+fn kept(text: &str) -> &'static str {
+    static KEPT: LazyLock<Mutex<std::collections::HashSet<&'static str>>> =
+        LazyLock::new(Default::default);
+    let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
+    match kept.get(text) {
+        Some(&text) => text,
+        None => {
+            let leaked: &'static str = std::boxed::Box::leak(text.into());
+            kept.insert(leaked);
+            leaked
+        }
+    }
 }
 
 /// An answer of the wrong kind: the build's table and the interpreter
@@ -388,6 +545,42 @@ where
         match (self.f)(self.slots, at, Call::Halt) {
             Reply::Done => {}
             reply => mismatch(at, leaf, reply),
+        }
+    }
+    fn trace_level(&self) -> u8 {
+        if self.tracing.statuses {
+            bt_runtime::trace::STATUSES
+        } else {
+            self.tracing.level
+        }
+    }
+    fn trace(&mut self, at: &At, level: u8, laid: Laid) {
+        if !self.tracing.wants(level) {
+            return;
+        }
+        if let Some((node, nodes)) = self.node(at)
+            && let Some(what) = event(laid, nodes)
+        {
+            let _ = (self.f)(self.slots, at, Call::Trace(level, node, what));
+        }
+    }
+    fn hooks(&self) -> bool {
+        self.tracing.hooks
+    }
+    fn before(&mut self, at: &At) -> Option<Status> {
+        let (node, _) = self.node(at)?;
+        match (self.f)(self.slots, at, Call::Before(node)) {
+            Reply::Hooked(status) => status,
+            _ => None,
+        }
+    }
+    fn after(&mut self, at: &At, status: Status) -> Status {
+        let Some((node, _)) = self.node(at) else {
+            return status;
+        };
+        match (self.f)(self.slots, at, Call::After(node, status)) {
+            Reply::Status(status) => status,
+            _ => status,
         }
     }
     fn migrated(&mut self, moved: &[(usize, usize)], places: usize) {

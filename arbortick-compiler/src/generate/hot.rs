@@ -298,7 +298,7 @@ impl Gen<'_> {
         if let Some(problem) = problem {
             return Err(problem);
         }
-        let build = self.hot_build(program.source(), &entries, None);
+        let build = self.hot_build(program.written(), &entries, None);
         Ok(self.hot_code(build, &entries, &memory_ty, &value_ty, &memory, &values))
     }
 
@@ -548,10 +548,47 @@ impl Gen<'_> {
         let (engine, live) = (names::engine(), names::live_agent());
         let reply = quote!(::__bt::hot::__private::Reply);
         let slots_ty = quote!(::__bt::hot::__private::Slots<#memory_ty, #value_ty>);
-        let closure = |arms: Vec<TokenStream>| {
+        // Trace events and node hooks go to the context's tracer, as in
+        // compiled code: while ticking, and while halting when `reset`
+        // takes the context.
+        let cx = self.tracing_context().cloned();
+        let halt_cx = cx
+            .as_ref()
+            .filter(|cx| self.halt_bindings().any(|p| p.name == **cx));
+        let context = |cx: Option<&Ident>| -> (TokenStream, TokenStream) {
+            let call_ty = quote!(::__bt::hot::__private::Call);
+            let Some(cx) = cx else {
+                return (
+                    TokenStream::new(),
+                    quote!(
+                        <::__bt::hot::__private::Tracing as ::core::default::Default>::default()
+                    ),
+                );
+            };
+            let arms = quote! {
+                match #call {
+                    #call_ty::Trace(level, node, what) => {
+                        ::__bt::__private::trace_emit(&#cx, level, node, what);
+                        return #reply::Done;
+                    }
+                    #call_ty::Before(node) => {
+                        return #reply::Hooked(::__bt::__private::hook_before(&#cx, node));
+                    }
+                    #call_ty::After(node, status) => {
+                        return #reply::Status(::__bt::__private::hook_after(&#cx, node, status));
+                    }
+                    _ => {}
+                }
+            };
+            (arms, quote!(::__bt::hot::__private::Tracing::of(&#cx)))
+        };
+        let (tick_context, tracing) = context(cx.as_ref());
+        let (halt_context, halt_tracing) = context(halt_cx);
+        let closure = |arms: Vec<TokenStream>, context: &TokenStream| {
             quote! {
                 |#slots: &mut #slots_ty, #at: &::__bt::hot::At<'_>, #call: ::__bt::hot::__private::Call| -> #reply {
                     let _ = (&#slots, #call);
+                    #context
                     match #at.index {
                         #(#arms)*
                         _ => #reply::Missing,
@@ -594,7 +631,7 @@ impl Gen<'_> {
             })
             .map(|(i, e, h)| arm(i, e, h))
             .collect();
-        let (tick_host, halt_host) = (closure(ticks), closure(halts));
+        let (tick_host, halt_host) = (closure(ticks, &tick_context), closure(halts, &halt_context));
         // Patterns bind what an expression may not use.
         let host = names::host();
         let allow = quote!(#[allow(unused_variables, irrefutable_let_patterns, clippy::all)]);
@@ -615,20 +652,15 @@ impl Gen<'_> {
         let engaged = quote! {
             if let ::core::option::Option::Some((#engine, #live, #slots)) = self.hot.engaged(Self::__hot_engine) {
                 #tick_host
-                let ticked = #engine.try_tick(#live, #slots, #input, #host);
-                let ticked = ticked.map_err(|(node, status)| ::__bt::TickError::RedecideLimit {
-                    node: &<Self as ::__bt::BehaviorTree>::NODES
-                        [node.min(<Self as ::__bt::BehaviorTree>::NODES.len() - 1)],
-                    status,
-                });
-                return ticked;
+                let ticked = #engine.try_tick(#live, #slots, #input, #tracing, #host);
+                return ticked.map_err(|(node, status)| ::__bt::TickError::RedecideLimit { node, status });
             }
         };
         let try_tick = engaged;
         let tick = quote! {
             if let ::core::option::Option::Some((#engine, #live, #slots)) = self.hot.engaged(Self::__hot_engine) {
                 #tick_host
-                return match #engine.try_tick(#live, #slots, #input, #host) {
+                return match #engine.try_tick(#live, #slots, #input, #tracing, #host) {
                     ::core::result::Result::Ok(status) => status,
                     ::core::result::Result::Err((_, status)) => status,
                 };
@@ -637,7 +669,7 @@ impl Gen<'_> {
         let reset = quote! {
             if let ::core::option::Option::Some((#engine, #live, #slots)) = self.hot.running(Self::__hot_engine) {
                 #halt_host
-                #engine.reset(#live, #slots, #host);
+                #engine.reset(#live, #slots, #halt_tracing, #host);
                 return;
             }
         };

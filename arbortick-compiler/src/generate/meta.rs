@@ -13,6 +13,23 @@ impl Gen<'_> {
         let hot = self
             .hot
             .then(|| quote!(hot: ::core::default::Default::default(),));
+        // A live agent's active path is the interpreter's.
+        let (live_is_active, live_visit) = if self.hot {
+            (
+                quote! {
+                    if let ::core::option::Option::Some(live) = self.hot.live() {
+                        return live.is_active();
+                    }
+                },
+                quote! {
+                    if let ::core::option::Option::Some(live) = self.hot.live() {
+                        return live.visit_active(depth, visit);
+                    }
+                },
+            )
+        } else {
+            (TokenStream::new(), TokenStream::new())
+        };
         let name_str = name.to_string();
         let nodes = self.tree.nodes.iter().map(|node| {
             let id = node.id;
@@ -81,10 +98,12 @@ impl Gen<'_> {
 
                 #[inline]
                 fn is_active(&self) -> ::core::primitive::bool {
+                    #live_is_active
                     <Self as ::__bt::__private::Embed>::is_active(&self.active)
                 }
 
                 fn visit_active<F: ::core::ops::FnMut(::__bt::ActiveNode)>(&self, depth: ::core::primitive::usize, visit: &mut F) {
+                    #live_visit
                     <Self as ::__bt::__private::Embed>::visit_active(&self.active, depth, visit)
                 }
             }
