@@ -232,16 +232,34 @@ fn branch(state: &Duty) -> Option<&'static str> {
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let (mut agents, mut seconds) = (10_000u64, 20u32);
+    let (mut agents, mut seconds, mut hot) = (10_000u64, 20u32, false);
     while let Some(arg) = args.next() {
+        if arg == "--hot" {
+            hot = true;
+            continue;
+        }
         let value = args.next().and_then(|v| v.parse::<u64>().ok());
         match (arg.as_str(), value) {
             ("--agents", Some(n)) => agents = n,
             ("--seconds", Some(n)) => seconds = n as u32,
             _ => {
-                eprintln!("usage: barracks [--agents N] [--seconds S]");
+                eprintln!("usage: barracks [--agents N] [--seconds S] [--hot]");
                 std::process::exit(2);
             }
+        }
+    }
+    // `--hot` (feature `hot-reload`): the guards' trees run live, in real
+    // time; edit `Duty` in this file and save, and every guard follows.
+    if hot {
+        #[cfg(feature = "hot-reload")]
+        bt::hot::start();
+        #[cfg(not(feature = "hot-reload"))]
+        {
+            eprintln!(
+                "--hot needs the `hot-reload` feature: \
+                 cargo run -p arbortick-bevy --example barracks --features hot-reload -- --hot"
+            );
+            std::process::exit(2);
         }
     }
 
@@ -272,10 +290,15 @@ fn main() {
     let started = Instant::now();
     let mut busy = Duration::ZERO;
     for second in 1..=seconds {
+        let wall = Instant::now();
         for _ in 0..HZ {
             let frame = Instant::now();
             app.update();
             busy += frame.elapsed();
+        }
+        if hot {
+            // Live: a simulated second takes a second.
+            std::thread::sleep(Duration::from_secs(1).saturating_sub(wall.elapsed()));
         }
         // Casualties: one guard in a hundred falls, mid-action or not, and
         // is replaced. Despawning halts what its tree was running.
