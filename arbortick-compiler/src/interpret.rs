@@ -1698,10 +1698,16 @@ impl<'r, H: Host> Run<'r, H> {
     }
 
     /// Sends `event` at `level`, in the node at place `p`, if wanted.
+    #[inline(always)]
     fn trace(&mut self, p: usize, level: u8, event: Event) {
         if self.host.trace_level() >= level {
-            self.with_at(p, |h, at| h.trace(at, level, event));
+            self.send(p, level, event);
         }
+    }
+
+    #[inline(never)]
+    fn send(&mut self, p: usize, level: u8, event: Event) {
+        self.with_at(p, |h, at| h.trace(at, level, event));
     }
 
     /// A child's node id in its tree: what events name.

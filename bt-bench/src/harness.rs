@@ -225,6 +225,21 @@ pub fn population(
     })
 }
 
+/// `count` agents of the `behavior_tree!` trees running live (hot reload,
+/// feature `hot-reload`): on the interpreter with the build's compiled
+/// expressions. Starts hot reload for the process, so that agents made
+/// after it of any tree run live: one population per process.
+#[cfg(feature = "hot-reload")]
+pub fn live_population(tree: TreeId, scenario: Scenario, count: usize) -> Box<dyn Population> {
+    bt::hot::start_with(|_| {});
+    let agents = tree.agents(scenario, count);
+    match tree {
+        TreeId::Small => pop(agents, ours::Small::default, ours::Small::tick),
+        TreeId::Guard => pop(agents, ours::Guard::default, ours::Guard::tick),
+        TreeId::Large => pop(agents, ours::Large::default, ours::Large::tick),
+    }
+}
+
 /// The scripted run every implementation must agree on before it is timed:
 /// `agents` agents for `ticks` ticks.
 pub fn checksum(

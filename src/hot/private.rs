@@ -152,17 +152,21 @@ impl Engine {
         mut host: F,
     ) -> Result<Status, (&'static NodeInfo, Status)>
     where
-        F: FnMut(&mut Slots<M, V>, &At, Call) -> Reply,
+        F: FnMut(&mut Slots<M, V>, &At, Call<'_>) -> Reply,
     {
         // Moved to the current version first: events name its nodes.
-        let version = Arc::clone(agent.running());
-        let mut moving = FnHost::new(slots, &mut host, Tracing::default(), version);
-        self.live.catch_up(agent, &mut moving, input.now);
-        let version = Arc::clone(agent.running());
+        if agent.version() != self.live.version() {
+            let mut moving = FnHost::new(slots, &mut host, Tracing::default(), None);
+            self.live.catch_up(agent, &mut moving, input.now);
+        }
+        // Only events and hooks need the version's node tables.
+        let version = (tracing.highest > 0 || tracing.hooks).then(|| Arc::clone(agent.running()));
         let mut host = FnHost::new(slots, host, tracing, version);
         (self.live.try_tick(agent, &mut host, input)).map_err(|limit| {
-            let root = host.version.interpreter().name();
-            let nodes = host.version.nodes(root).unwrap_or_default();
+            let version = agent.running();
+            let nodes = version
+                .nodes(version.interpreter().name())
+                .unwrap_or_default();
             (
                 &nodes[limit.node.min(nodes.len().saturating_sub(1))],
                 limit.status,
@@ -178,9 +182,9 @@ impl Engine {
         tracing: Tracing,
         host: F,
     ) where
-        F: FnMut(&mut Slots<M, V>, &At, Call) -> Reply,
+        F: FnMut(&mut Slots<M, V>, &At, Call<'_>) -> Reply,
     {
-        let version = Arc::clone(agent.running());
+        let version = Some(Arc::clone(agent.running()));
         let mut host = FnHost::new(slots, host, tracing, version);
         self.live.reset(agent, &mut host);
     }
@@ -193,6 +197,9 @@ pub struct Tracing {
     level: u8,
     statuses: bool,
     hooks: bool,
+    /// The highest level of an event wanted: the interpreter builds none
+    /// above it.
+    highest: u8,
 }
 
 impl Tracing {
@@ -200,10 +207,16 @@ impl Tracing {
     #[inline]
     pub fn of<C: bt_runtime::Context>(cx: &C) -> Tracing {
         use bt_runtime::__private as rt;
+        let (level, statuses) = (rt::trace_level(cx), rt::trace_statuses(cx));
         Tracing {
-            level: rt::trace_level(cx),
-            statuses: rt::trace_statuses(cx),
+            level,
+            statuses,
             hooks: rt::hooks_wanted(cx),
+            highest: if statuses {
+                bt_runtime::trace::STATUSES
+            } else {
+                level
+            },
         }
     }
 
@@ -354,9 +367,9 @@ impl<M: Default, V: Default> Agent<M, V> {
 
 /// What the interpreter asks of an expression, or of the context.
 #[derive(Clone, Copy, Debug)]
-pub enum Call {
+pub enum Call<'e> {
     /// A trace event for the context's tracer.
-    Trace(u8, &'static NodeInfo, Event),
+    Trace(u8, &'static NodeInfo, &'e Event),
     /// The node hook before a node runs.
     Before(&'static NodeInfo),
     /// The node hook after a node returned.
@@ -404,12 +417,18 @@ struct FnHost<'s, M, V, F> {
     slots: &'s mut Slots<M, V>,
     f: F,
     tracing: Tracing,
-    /// The version the agent runs: its node tables name events' nodes.
-    version: Arc<Version>,
+    /// The version the agent runs, when events or hooks are wanted: its
+    /// node tables name their nodes.
+    version: Option<Arc<Version>>,
 }
 
 impl<'s, M, V, F> FnHost<'s, M, V, F> {
-    fn new(slots: &'s mut Slots<M, V>, f: F, tracing: Tracing, version: Arc<Version>) -> Self {
+    fn new(
+        slots: &'s mut Slots<M, V>,
+        f: F,
+        tracing: Tracing,
+        version: Option<Arc<Version>>,
+    ) -> Self {
         FnHost {
             slots,
             f,
@@ -419,7 +438,7 @@ impl<'s, M, V, F> FnHost<'s, M, V, F> {
     }
 
     fn node(&self, at: &At) -> Option<(&'static NodeInfo, &'static [NodeInfo])> {
-        let nodes = self.version.nodes(at.tree)?;
+        let nodes = self.version.as_ref()?.nodes(at.tree)?;
         Some((nodes.get(at.node)?, nodes))
     }
 }
@@ -500,7 +519,7 @@ macro_rules! ask {
 
 impl<M: Default, V: Default, F> Host for FnHost<'_, M, V, F>
 where
-    F: FnMut(&mut Slots<M, V>, &At, Call) -> Reply,
+    F: FnMut(&mut Slots<M, V>, &At, Call<'_>) -> Reply,
 {
     fn condition(&mut self, at: &At, expr: &str) -> bool {
         ask!(self, at, expr, Call::Value, Bool)
@@ -547,12 +566,9 @@ where
             reply => mismatch(at, leaf, reply),
         }
     }
+    #[inline]
     fn trace_level(&self) -> u8 {
-        if self.tracing.statuses {
-            bt_runtime::trace::STATUSES
-        } else {
-            self.tracing.level
-        }
+        self.tracing.highest
     }
     fn trace(&mut self, at: &At, level: u8, laid: Laid) {
         if !self.tracing.wants(level) {
@@ -561,7 +577,7 @@ where
         if let Some((node, nodes)) = self.node(at)
             && let Some(what) = event(laid, nodes)
         {
-            let _ = (self.f)(self.slots, at, Call::Trace(level, node, what));
+            let _ = (self.f)(self.slots, at, Call::Trace(level, node, &what));
         }
     }
     fn hooks(&self) -> bool {

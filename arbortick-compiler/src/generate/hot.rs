@@ -568,7 +568,7 @@ impl Gen<'_> {
             let arms = quote! {
                 match #call {
                     #call_ty::Trace(level, node, what) => {
-                        ::__bt::__private::trace_emit(&#cx, level, node, what);
+                        ::__bt::__private::trace_emit(&#cx, level, node, *what);
                         return #reply::Done;
                     }
                     #call_ty::Before(node) => {
@@ -586,7 +586,7 @@ impl Gen<'_> {
         let (halt_context, halt_tracing) = context(halt_cx);
         let closure = |arms: Vec<TokenStream>, context: &TokenStream| {
             quote! {
-                |#slots: &mut #slots_ty, #at: &::__bt::hot::At<'_>, #call: ::__bt::hot::__private::Call| -> #reply {
+                |#slots: &mut #slots_ty, #at: &::__bt::hot::At<'_>, #call: ::__bt::hot::__private::Call<'_>| -> #reply {
                     let _ = (&#slots, #call);
                     #context
                     match #at.index {

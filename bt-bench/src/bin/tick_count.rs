@@ -9,6 +9,10 @@
 //! target/release/tick_count decider <variant> <agents> <ticks>
 //! ```
 //!
+//! Built with `--features hot-reload`, the implementation `live` ticks the
+//! `behavior_tree!` trees live (hot reload's interpreter with the build's
+//! compiled expressions).
+//!
 //! Trees, scenarios and implementations are named as in `BENCHMARKS.md`
 //! (`large steady hand-written 1000 120`), decider variants as in
 //! `BENCHMARKS-deciders.md` (`decider bt-notrace 1000 120`). Prints the
@@ -46,6 +50,16 @@ fn main() {
         .into_iter()
         .find(|s| Some(s.name()) == name(1));
     let imp = Imp::ALL.into_iter().find(|i| Some(i.name()) == name(2));
+    #[cfg(feature = "hot-reload")]
+    if let (Some(tree), Some(scenario), Some("live")) = (tree, scenario, name(2)) {
+        let mut population = harness::live_population(tree, scenario, number(3));
+        let mut sum = 0u64;
+        for _ in 0..number(4) {
+            sum = sum.wrapping_add(black_box(population.step()));
+        }
+        println!("{sum}");
+        return;
+    }
     let (Some(tree), Some(scenario), Some(imp)) = (tree, scenario, imp) else {
         panic!("{usage}");
     };
