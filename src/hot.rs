@@ -3,6 +3,16 @@
 //! from its source file while the program runs. A build without the feature
 //! contains none of this: no compiler, no file watcher.
 //!
+//! In a build with the feature, every `behavior_tree!` also emits its
+//! expressions as compiled code reached by index. Call [`start`] (or
+//! [`start_with`]) once, before the first tick: from then on each agent's
+//! first tick puts it on its tree's live engine, found from `file!()` and
+//! `line!()`, which reloads the tree when that file changes. Nothing else
+//! changes in the program: `tick`, `try_tick`, `reset`, the active path, trace
+//! events and node hooks work as compiled. Each tree type also has `live()`
+//! (its engine) and `compiled()` (an agent that stays compiled). See the
+//! README's "Reloading a tree from its file" for what stays compiled.
+//!
 //! The engine is [`Live`] (from `bt_compiler::live`): [`Live::reload`]
 //! rereads a file, and agents move to the new version at their next tick,
 //! keeping the state of every node that stays. A [`Watcher`] calls it when

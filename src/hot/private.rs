@@ -290,15 +290,15 @@ impl<M: Default, V: Default> Slots<M, V> {
     }
 }
 
-/// An agent's hot state, a field of the tree's state type.
+/// An agent's hot state, a field of the tree's state type: 16 bytes, the
+/// live state boxed (a compiled agent of a hot build carries no more).
 #[derive(Clone, Debug, Default)]
 pub struct Agent<M, V> {
-    mode: Mode,
-    slots: Slots<M, V>,
+    mode: Mode<M, V>,
 }
 
 #[derive(Clone, Debug, Default)]
-enum Mode {
+enum Mode<M, V> {
     /// Not ticked yet.
     #[default]
     Unset,
@@ -306,7 +306,7 @@ enum Mode {
     /// its tree stays compiled.
     Compiled,
     /// Ticks on the interpreter.
-    Live(LiveAgent),
+    Live(std::boxed::Box<(LiveAgent, Slots<M, V>)>),
 }
 
 impl<M: Default, V: Default> Agent<M, V> {
@@ -314,7 +314,6 @@ impl<M: Default, V: Default> Agent<M, V> {
     pub fn compiled() -> Self {
         Agent {
             mode: Mode::Compiled,
-            slots: Slots::default(),
         }
     }
 
@@ -331,7 +330,9 @@ impl<M: Default, V: Default> Agent<M, V> {
         }
         if let Mode::Unset = self.mode {
             self.mode = match super::started().then(engine).flatten() {
-                Some(engine) => Mode::Live(engine.live.agent()),
+                Some(engine) => {
+                    Mode::Live(std::boxed::Box::new((engine.live.agent(), Slots::default())))
+                }
                 None => Mode::Compiled,
             };
         }
@@ -341,7 +342,7 @@ impl<M: Default, V: Default> Agent<M, V> {
     /// The interpreter's state of a live agent.
     pub fn live(&self) -> Option<&LiveAgent> {
         match &self.mode {
-            Mode::Live(agent) => Some(agent),
+            Mode::Live(live) => Some(&live.0),
             _ => None,
         }
     }
@@ -354,14 +355,15 @@ impl<M: Default, V: Default> Agent<M, V> {
         &mut self,
         engine: fn() -> Option<&'static Engine>,
     ) -> Option<(&'static Engine, &mut LiveAgent, &mut Slots<M, V>)> {
-        let Mode::Live(agent) = &mut self.mode else {
+        let Mode::Live(live) = &mut self.mode else {
             return None;
         };
         let engine = engine()?;
-        if self.slots.memory.len() < agent.places() {
-            self.slots.resize(agent.places());
+        let (agent, slots) = &mut **live;
+        if slots.memory.len() < agent.places() {
+            slots.resize(agent.places());
         }
-        Some((engine, agent, &mut self.slots))
+        Some((engine, agent, slots))
     }
 }
 
