@@ -330,9 +330,10 @@ impl<M: Default, V: Default> Agent<M, V> {
         }
         if let Mode::Unset = self.mode {
             self.mode = match super::started().then(engine).flatten() {
-                Some(engine) => {
-                    Mode::Live(std::boxed::Box::new((engine.live.agent(), Slots::default())))
-                }
+                Some(engine) => Mode::Live(std::boxed::Box::new((
+                    engine.live.agent(),
+                    Slots::default(),
+                ))),
                 None => Mode::Compiled,
             };
         }
