@@ -111,8 +111,8 @@ pub struct Build {
     /// The invocation's body, as tokens.
     pub source: &'static str,
     /// The expressions the build has code for, by index: use, text,
-    /// pattern and scope ([`Table::entries`]).
-    pub expressions: &'static [(Use, &'static str, &'static str, &'static [&'static str])],
+    /// pattern, scope and embedding ([`Table::entries`]).
+    pub expressions: &'static [bt_compiler::live::Entry<'static>],
     /// `file!()` where the macro was called.
     pub file: &'static str,
     /// `line!()` of the macro's name.

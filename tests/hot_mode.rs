@@ -7,6 +7,7 @@
 //! `bt::hot::start` is once per process: the tests share it, and make their
 //! compiled agents with `compiled()`.
 
+use bt::BehaviorTree;
 use bt::prelude::*;
 use std::sync::Mutex;
 
@@ -129,6 +130,14 @@ fn live_trees_match_compiled_ones_and_reload_keeping_state() {
     assert_eq!(got, expected);
     let engine = Brain::live().expect("the tree runs live");
     assert_eq!(engine.version(), 1);
+    // The live tree's views are the build's.
+    let views = engine.current().views().cloned().expect("views");
+    assert_eq!(views.btcpp_xml, Brain::BTCPP_XML);
+    assert_eq!(views.btcpp_instance_xml, Brain::BTCPP_INSTANCE_XML);
+    assert_eq!(views.mermaid, Brain::MERMAID);
+    assert_eq!(views.dot, Brain::DOT);
+    let build_nodes = engine.current().nodes("Brain").expect("node table");
+    assert_eq!(build_nodes, Brain::NODES);
     // It announced where it reloads from.
     let announced = LINES.lock().unwrap().join("\n");
     assert!(
@@ -158,6 +167,15 @@ fn live_trees_match_compiled_ones_and_reload_keeping_state() {
             16
         )
     );
+    // The views follow the reload.
+    let reloaded = engine.current().views().cloned().expect("views");
+    assert_eq!(
+        reloaded.mermaid,
+        Brain::MERMAID
+            .replace("timeout(3)", "timeout(30)")
+            .replace("wait(1)", "wait(2)")
+    );
+    assert_ne!(reloaded.btcpp_xml, Brain::BTCPP_XML);
     let after = run(&mut brain, &mut w, 7, 2);
     // `prioritized` re-checks no guard while a child runs.
     assert_eq!(after[0], "t7 Running: walk 3/4", "{after:?}");
@@ -293,4 +311,62 @@ fn agents_on_threads_move_to_each_reload_and_no_leaf_run_leaks() {
         started += me.starts;
     }
     assert!(started > 1000, "only {started} leaf runs");
+}
+
+/// One side of a pair: counts its steps.
+#[derive(Default)]
+struct Side {
+    steps: u32,
+    log: Vec<String>,
+}
+
+impl Side {
+    fn step(&mut self, name: &str) -> Status {
+        self.steps += 1;
+        self.log.push(format!("{name} {}", self.steps));
+        if self.steps.is_multiple_of(3) {
+            Status::Success
+        } else {
+            Status::Running
+        }
+    }
+}
+
+/// Two sides, each run by the same embedded tree.
+#[derive(Default)]
+struct Pair {
+    left: Side,
+    right: Side,
+}
+
+bt::behavior_tree! {
+    tree Half(side: &mut Side, cx: &Ctx, name: &str) {
+        sequence { action side.step(name), wait(0.5) }
+    }
+
+    tree Both(me: &mut Pair, cx: &Ctx) {
+        parallel_all {
+            Half(&mut me.left, cx, "left"),
+            Half(&mut me.right, cx, "right"),
+        }
+    }
+}
+
+#[test]
+fn embedded_trees_run_live_with_their_arguments() {
+    start();
+    let (mut compiled, mut live) = (Both::compiled(), Both::default());
+    let (mut a, mut b) = (Pair::default(), Pair::default());
+    for t in 0..20 {
+        let cx = Ctx::new(f64::from(t) * 0.25, 0.25);
+        assert_eq!(
+            live.tick(&mut b, &cx),
+            compiled.tick(&mut a, &cx),
+            "tick {t}"
+        );
+        assert_eq!(b.left.log, a.left.log, "tick {t}");
+        assert_eq!(b.right.log, a.right.log, "tick {t}");
+    }
+    assert!(a.left.steps > 5 && a.right.steps > 5);
+    assert!(Both::live().is_some(), "the tree with subtrees runs live");
 }

@@ -95,6 +95,20 @@ pub struct Program {
     written: String,
 }
 
+/// A tree's views, as compiled code has them in `BehaviorTree`'s
+/// constants: see [`Program::views`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Views {
+    /// BehaviorTree.CPP's XML, one `<BehaviorTree>` per tree (`BTCPP_XML`).
+    pub btcpp_xml: String,
+    /// The XML with every node's `_uid` (`BTCPP_INSTANCE_XML`).
+    pub btcpp_instance_xml: String,
+    /// A Mermaid flowchart (`MERMAID`).
+    pub mermaid: String,
+    /// A Graphviz digraph (`DOT`).
+    pub dot: String,
+}
+
 /// A problem that keeps source text from being interpreted: what the
 /// compiler would report as a compile error.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -125,6 +139,11 @@ pub struct Tree {
 }
 
 impl Tree {
+    /// The lowered tree.
+    pub(crate) fn ir(&self) -> &ir::Tree {
+        &self.ir
+    }
+
     /// The row of the node-kind table of each node, in pre-order: the order
     /// of the compiled tree's node table.
     pub fn kinds(&self) -> impl Iterator<Item = kinds::Kind> + '_ {
@@ -422,6 +441,27 @@ impl Program {
         Some(Box::leak(nodes.into_boxed_slice()))
     }
 
+    /// The views of tree `name` that compiled code has as constants
+    /// (`BehaviorTree::BTCPP_XML`, `BTCPP_INSTANCE_XML`, `MERMAID`, `DOT`),
+    /// written from this program: for tools that show a tree read at run
+    /// time. Leaks the node tables and XML pieces, once per call.
+    pub fn views(&self, name: &str) -> Option<Views> {
+        use bt_runtime::view::Form;
+        let view = crate::generate::leaked_view(self, name)?;
+        let xml = |form| {
+            let mut buf = vec![0; view.write_xml(form, &mut [])];
+            view.write_xml(form, &mut buf);
+            String::from_utf8(buf).unwrap_or_default()
+        };
+        let (mermaid, dot) = crate::generate::diagrams(self, name)?;
+        Some(Views {
+            btcpp_xml: xml(Form::Definition),
+            btcpp_instance_xml: xml(Form::Instance),
+            mermaid,
+            dot,
+        })
+    }
+
     /// An interpreter for the tree named `name`, its subtrees laid out in
     /// place.
     pub fn interpreter(&self, name: &str) -> Option<Interpreter> {
@@ -688,6 +728,9 @@ pub struct Interpreter {
     /// How deep rendezvous nest: the roles a tick binds at most.
     nesting: usize,
     instances: usize,
+    /// Per tree instance: the instance it is embedded in and the text of
+    /// the `subtree` node that embeds it (none for the root's).
+    embedding: Vec<Option<(usize, String)>>,
     /// Index of each tree's first node among all nodes of the program.
     offsets: Vec<usize>,
     shared_len: usize,
@@ -1072,6 +1115,11 @@ pub struct Expression<'a> {
     /// `for_each` item. The same text under other bindings is another
     /// expression.
     pub scope: Vec<&'a str>,
+    /// For an expression of an embedded tree: the `subtree` nodes that
+    /// embed it, outermost first (`Patrol (me , cx)`), each in the tree
+    /// the one before embeds. The same text embedded otherwise is another
+    /// expression.
+    pub embedded: Vec<&'a str>,
 }
 
 /// An expression where a place evaluates it: its source text, and the
@@ -1240,6 +1288,7 @@ impl Interpreter {
             monitors: Vec::new(),
             nesting: 0,
             instances: 1,
+            embedding: vec![None],
             offsets,
             shared_len: total,
         };
@@ -1313,6 +1362,7 @@ impl Interpreter {
                         .iter()
                         .map(|&b| self.places[b].binds.as_str())
                         .collect(),
+                    embedded: self.embedded(place.instance),
                 };
                 match index(&expression) {
                     Ok(i) => site.index = Some(i),
@@ -1415,6 +1465,14 @@ impl Interpreter {
         // An embedded tree's expressions see none of the bindings around it.
         let children: Vec<usize> = if let Some(sub) = sub {
             self.instances += 1;
+            let embeds = match &n.kind {
+                Kind::Subtree { path, args, .. } => {
+                    let args: Vec<String> = args.iter().map(text).collect();
+                    format!("{} ({})", text(path), args.join(" , "))
+                }
+                _ => String::new(),
+            };
+            self.embedding.push(Some((instance, embeds)));
             vec![self.lay_out(program, sub, 0, self.instances - 1, None, &[])]
         } else {
             ids.iter()
@@ -1443,6 +1501,33 @@ impl Interpreter {
             }
         }
         names
+    }
+
+    /// The `subtree` nodes that embed tree instance `instance`, outermost
+    /// first.
+    fn embedded(&self, mut instance: usize) -> Vec<&str> {
+        let mut chain = Vec::new();
+        while let Some((outer, text)) = &self.embedding[instance] {
+            chain.push(text.as_str());
+            instance = *outer;
+        }
+        chain.reverse();
+        chain
+    }
+
+    /// The places of the `subtree` nodes that embed place `p`'s tree
+    /// instance, outermost first.
+    pub fn embedding_places(&self, p: usize) -> Vec<usize> {
+        let mut chain = Vec::new();
+        let mut at = p;
+        while let Some(parent) = self.parent[at] {
+            if self.places[parent].instance != self.places[at].instance {
+                chain.push(parent);
+            }
+            at = parent;
+        }
+        chain.reverse();
+        chain
     }
 
     /// The tree and node id at place `p`.

@@ -84,7 +84,7 @@ fn expand_with(tokens: proc_macro2::TokenStream, hot: bool) -> proc_macro2::Toke
                 .trees
                 .iter()
                 .filter(|tree| declared.insert(tree.name.to_string()))
-                .map(generate::skeleton);
+                .map(|tree| generate::skeleton(tree, hot));
             let errors = errors.to_compile_errors();
             quote::quote!(#errors #(#skeletons)*)
         }

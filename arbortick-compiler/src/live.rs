@@ -43,7 +43,7 @@
 
 use crate::interpret::{
     Agent, Diagnostic, Expression, Host, Input, Interpreter, Migration, Program, RedecideLimit,
-    Shared, Use,
+    Shared, Use, Views,
 };
 use bt_runtime::{NodeInfo, Status};
 use std::collections::HashMap;
@@ -64,6 +64,7 @@ struct Key {
     text: String,
     pattern: String,
     scope: Vec<String>,
+    embedded: Vec<String>,
 }
 
 impl Key {
@@ -73,6 +74,7 @@ impl Key {
             text: e.text.to_string(),
             pattern: e.pattern.to_string(),
             scope: e.scope.iter().map(|s| s.to_string()).collect(),
+            embedded: e.embedded.iter().map(|s| s.to_string()).collect(),
         }
     }
 }
@@ -93,18 +95,17 @@ impl Table {
     }
 
     /// A table from what a build compiled, in index order: each
-    /// expression's use, text, pattern and scope, as
+    /// expression's use, text, pattern, scope and embedding, as
     /// [`entries`](Self::entries) gives them.
-    pub fn from_entries<'a>(
-        entries: impl IntoIterator<Item = (Use, &'a str, &'a str, &'a [&'a str])>,
-    ) -> Table {
+    pub fn from_entries<'a>(entries: impl IntoIterator<Item = Entry<'a>>) -> Table {
         let entries = (entries.into_iter().enumerate())
-            .map(|(i, (used, text, pattern, scope))| {
+            .map(|(i, (used, text, pattern, scope, embedded))| {
                 let key = Key {
                     used,
                     text: text.to_string(),
                     pattern: pattern.to_string(),
                     scope: scope.iter().map(|s| s.to_string()).collect(),
+                    embedded: embedded.iter().map(|s| s.to_string()).collect(),
                 };
                 (key, i as u32)
             })
@@ -122,13 +123,20 @@ impl Table {
         self.entries.is_empty()
     }
 
-    /// Each expression's index, with its use, text, `when let` pattern and
-    /// scope: what generated code matches on.
-    pub fn entries(&self) -> impl Iterator<Item = (u32, Use, &str, &str, &[String])> {
-        (self.entries.iter())
-            .map(|(k, &i)| (i, k.used, k.text.as_str(), k.pattern.as_str(), &k.scope[..]))
+    /// Each expression's index, with its use, text, `when let` pattern,
+    /// scope and embedding: what generated code matches on.
+    pub fn entries(&self) -> impl Iterator<Item = (u32, Use, &str, &str, &[String], &[String])> {
+        (self.entries.iter()).map(|(k, &i)| {
+            let (text, pattern) = (k.text.as_str(), k.pattern.as_str());
+            (i, k.used, text, pattern, &k.scope[..], &k.embedded[..])
+        })
     }
 }
+
+/// One expression of a build's table: its use, text, `when let` pattern,
+/// the bindings in scope ([`Expression::scope`]) and the `subtree` nodes
+/// that embed it ([`Expression::embedded`]).
+pub type Entry<'a> = (Use, &'a str, &'a str, &'a [&'a str], &'a [&'a str]);
 
 /// An expression an edit needs that the build has no code for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -152,6 +160,8 @@ pub struct Version {
     previous: Option<(Arc<Version>, Migration)>,
     /// The node table of each tree laid out ([`Program::node_table`]).
     nodes: Vec<&'static [NodeInfo]>,
+    /// Its views ([`Program::views`]).
+    views: Option<Views>,
 }
 
 impl Version {
@@ -173,6 +183,12 @@ impl Version {
             .iter()
             .copied()
             .find(|n| n.first().is_some_and(|n| n.tree == tree))
+    }
+
+    /// Its views: BehaviorTree.CPP's XML, Mermaid and DOT, as compiled code
+    /// has them in `BehaviorTree`'s constants, for this version.
+    pub fn views(&self) -> Option<&Views> {
+        self.views.as_ref()
     }
 
     /// Its source, as tokens ([`Program::source`]).
@@ -387,6 +403,7 @@ impl Live {
             source: program.source().to_string(),
             previous,
             nodes,
+            views: program.views(name),
         })
     }
 

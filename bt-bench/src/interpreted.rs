@@ -207,7 +207,7 @@ impl Reloadable {
         let program = Program::parse_file(HUGE.0, HUGE.1).expect("the generated tree interprets");
         let table = Table::of(&program, "Huge").expect("the tree");
         let mut ops = vec![Op::Done(0); table.len()];
-        for (i, used, text, _, _) in table.entries() {
+        for (i, used, text, _, _, _) in table.entries() {
             ops[i as usize] = Op::of(used, text);
         }
         let live = Live::new(&program, "Huge", table).unwrap_or_else(|e| panic!("{e}"));

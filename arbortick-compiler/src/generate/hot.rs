@@ -13,7 +13,8 @@
 //! - at the top of `tick`, `try_tick` and `reset`: a live agent ticks
 //!   through a closure that matches the expression's index and runs its
 //!   code, with the `when let` values and `for_each` items in scope read
-//!   from the agent's slots.
+//!   from the agent's slots, and, for an expression of an embedded tree,
+//!   that tree's bindings from the `subtree` nodes' arguments.
 //!
 //! Every expression's code is written as the compiled tick writes it
 //! (typed on the user's tokens), so an error in it is the same error at the
@@ -45,6 +46,9 @@ enum Source<'n> {
     /// A value: a condition, action, instant, duration, score, flags, or a
     /// random policy's generator.
     Expr(&'n syn::Expr),
+    /// A `cond`'s condition, tested by `if` as the compiled tick tests it
+    /// (so that rustc reports a type error in it once, for both).
+    If(&'n syn::Expr),
     /// A hook whose result says whether to go on (`scope`'s `enter` and
     /// `tick`).
     Proceed(&'n syn::Expr),
@@ -63,10 +67,10 @@ fn sources(node: &Node) -> Vec<(Use, String, Source<'_>)> {
     let mut out = Vec::new();
     let mut add = |used, text: String, source| out.push((used, text, source));
     match &node.kind {
-        Kind::Cond(e)
-        | Kind::Monitor { expr: e, .. }
-        | Kind::Precondition { expr: e, .. }
-        | Kind::RunWhile { expr: e, .. } => {
+        Kind::Cond(e) | Kind::Monitor { expr: e, .. } => {
+            add(Use::Condition, interpret::text(e), Source::If(e))
+        }
+        Kind::Precondition { expr: e, .. } | Kind::RunWhile { expr: e, .. } => {
             add(Use::Condition, interpret::text(e), Source::Expr(e))
         }
         Kind::Action(e) => add(Use::Action, interpret::text(e), Source::Expr(e)),
@@ -138,6 +142,7 @@ struct Entry {
     text: String,
     pattern: String,
     scope: Vec<String>,
+    embedded: Vec<String>,
     /// The node it was first met at, for the comment.
     line: usize,
     /// The code, `Reply`-valued, with the bindings in scope.
@@ -182,8 +187,8 @@ impl Gen<'_> {
         let tree = self.tree.name.to_string();
         let expressions = entries.iter().map(|e| {
             let used = Ident::new(&format!("{:?}", e.used), Span::call_site());
-            let (text, pattern, scope) = (&e.text, &e.pattern, &e.scope);
-            quote!((::__bt::hot::Use::#used, #text, #pattern, &[#(#scope),*]))
+            let (text, pattern, scope, embedded) = (&e.text, &e.pattern, &e.scope, &e.embedded);
+            quote!((::__bt::hot::Use::#used, #text, #pattern, &[#(#scope),*], &[#(#embedded),*]))
         });
         let refused = match refused {
             Some(reason) => quote!(::core::option::Option::Some(#reason)),
@@ -232,8 +237,18 @@ impl Gen<'_> {
 
     fn hot_plan(&self, program: &Program) -> Result<HotCode, String> {
         let name = self.tree.name.to_string();
-        let unsupported = self.tree.nodes.iter().find_map(|n| match &n.kind {
-            Kind::Subtree { .. } => Some((n, "an embedded `subtree`")),
+        let mut interpreter = program
+            .interpreter(&name)
+            .ok_or_else(|| format!("the interpreter has no tree `{name}`"))?;
+        // Each tree laid out (this one and those it embeds), with its
+        // generator.
+        let laid: Vec<&crate::ir::Tree> = (interpreter.trees_laid_out().into_iter())
+            .filter_map(|t| program.tree(t).map(|t| t.ir()))
+            .collect();
+        let gens: Vec<Gen> = laid.iter().skip(1).map(|t| Gen::new(t)).collect();
+        let gen_of =
+            |tree: &str| -> &Gen { (gens.iter()).find(|g| g.tree.name == tree).unwrap_or(self) };
+        let unsupported = (laid.iter().flat_map(|t| &t.nodes)).find_map(|n| match &n.kind {
             Kind::Rendezvous { .. } => Some((n, "a `rendezvous`")),
             Kind::ForEach { .. } if when_let(n).is_some() => {
                 Some((n, "a `for_each` with a `when let` guard"))
@@ -246,80 +261,143 @@ impl Gen<'_> {
                 node.line
             ));
         }
-        let mut interpreter = program
-            .interpreter(&name)
-            .ok_or_else(|| format!("the interpreter has no tree `{name}`"))?;
         let (memory_ty, value_ty) = (
             hot_type(&self.tree.name, "Memory"),
             hot_type(&self.tree.name, "Value"),
         );
-        let mut memory: Vec<(String, TokenStream)> = Vec::new();
-        let mut values: Vec<(String, TokenStream)> = Vec::new();
-        let mut entries: Vec<Entry> = Vec::new();
-        let mut keys: std::collections::HashMap<(Use, String, String, Vec<String>), u32> =
-            Default::default();
-        let mut problem: Option<String> = None;
-        let mut places: Vec<(usize, usize)> = Vec::new();
-        for p in 0..interpreter.places() {
-            let (_, node) = interpreter.node_at(p);
-            places.push((p, node));
+        // Each expression once, in index order, as the interpreter meets it.
+        struct Met {
+            used: Use,
+            text: String,
+            pattern: String,
+            scope: Vec<String>,
+            embedded: Vec<String>,
+            line: usize,
+            tree: String,
+            node: usize,
+            place: usize,
+            bound: Vec<usize>,
         }
+        type MetKey = (Use, String, String, Vec<String>, Vec<String>);
+        let mut met: Vec<Met> = Vec::new();
+        let mut keys: std::collections::HashMap<MetKey, u32> = Default::default();
         let _ = interpreter.resolve(|e: &Expression| -> Result<u32, ()> {
             let scope: Vec<String> = e.scope.iter().map(|s| s.to_string()).collect();
+            let embedded: Vec<String> = e.embedded.iter().map(|s| s.to_string()).collect();
             let key = (
                 e.used,
                 e.text.to_string(),
                 e.pattern.to_string(),
                 scope.clone(),
+                embedded.clone(),
             );
-            if let Some(&i) = keys.get(&key) {
-                return Ok(i);
-            }
-            let i = entries.len() as u32;
-            keys.insert(key, i);
-            let binders: Vec<usize> = e.at.bound.iter().map(|&b| places[b].1).collect();
-            match self.hot_entry(e, &binders, &memory_ty, &value_ty, &mut memory, &mut values) {
-                Ok((tick, halt)) => entries.push(Entry {
+            let next = met.len() as u32;
+            let i = *keys.entry(key).or_insert(next);
+            if i == next {
+                met.push(Met {
                     used: e.used,
                     text: e.text.to_string(),
                     pattern: e.pattern.to_string(),
                     scope,
+                    embedded,
                     line: e.line,
-                    tick,
-                    halt,
-                }),
-                Err(reason) => {
-                    problem.get_or_insert(reason);
-                    return Err(());
-                }
+                    tree: e.at.tree.to_string(),
+                    node: e.at.node,
+                    place: e.at.place,
+                    bound: e.at.bound.to_vec(),
+                });
             }
             Ok(i)
         });
-        if let Some(problem) = problem {
-            return Err(problem);
+        let mut memory: Vec<(String, TokenStream)> = Vec::new();
+        let mut values: Vec<(String, TokenStream)> = Vec::new();
+        let mut entries: Vec<Entry> = Vec::new();
+        for m in met {
+            let g = gen_of(&m.tree);
+            let binders: Vec<usize> = m.bound.iter().map(|&b| interpreter.node_at(b).1).collect();
+            let (tick, halt) = g.hot_entry(
+                (m.used, &m.text, m.node, m.line),
+                &binders,
+                &memory_ty,
+                &value_ty,
+                &mut memory,
+                &mut values,
+            )?;
+            // An embedded tree's bindings, from the arguments of the
+            // `subtree` nodes that embed it.
+            let chain = self.hot_embedding(program, &interpreter, m.place);
+            entries.push(Entry {
+                used: m.used,
+                text: m.text,
+                pattern: m.pattern,
+                scope: m.scope,
+                embedded: m.embedded,
+                line: m.line,
+                tick: quote!({ #chain #tick }),
+                halt: halt.map(|h| quote!({ #chain #h })),
+            });
         }
         let build = self.hot_build(program.written(), &entries, None);
         Ok(self.hot_code(build, &entries, &memory_ty, &value_ty, &memory, &values))
+    }
+
+    /// For a place of an embedded tree: each enclosing `subtree` node's
+    /// arguments, evaluated where that node is, bound to the embedded
+    /// tree's parameters (a `&mut` reborrowed, a `&` copied), outermost
+    /// first; nothing for a place of this tree.
+    fn hot_embedding(
+        &self,
+        program: &Program,
+        interpreter: &crate::interpret::Interpreter,
+        place: usize,
+    ) -> TokenStream {
+        let mut code = TokenStream::new();
+        for s in interpreter.embedding_places(place) {
+            let (tree, node) = interpreter.node_at(s);
+            let Some(node) = program.tree(tree).map(|t| t.ir().node(node)) else {
+                continue;
+            };
+            let Kind::Subtree { path, args, .. } = &node.kind else {
+                continue;
+            };
+            let name = path.segments.last().map(|s| s.ident.to_string());
+            let Some(embedded) = name.as_deref().and_then(|n| program.tree(n)) else {
+                continue;
+            };
+            let params = &embedded.ir().params;
+            let temps: Vec<Ident> = (0..args.len())
+                .map(|i| Ident::new(&format!("__arg{i}"), Span::mixed_site()))
+                .collect();
+            let given = args.iter().zip(params).map(|(arg, param)| match &param.ty {
+                syn::Type::Reference(r) if r.mutability.is_some() => quote!(&mut *(#arg)),
+                syn::Type::Reference(_) => quote!(&*(#arg)),
+                _ => quote!(#arg),
+            });
+            let names = params.iter().map(|p| &p.name);
+            code.extend(quote! {
+                let (#(#temps,)*) = (#(#given,)*);
+                #(let #names = #temps;)*
+            });
+        }
+        code
     }
 
     /// The code of one expression: what it answers when ticked, and what
     /// halting runs.
     fn hot_entry(
         &self,
-        e: &Expression,
+        (used, text, node, line): (Use, &str, usize, usize),
         binders: &[usize],
         memory_ty: &Ident,
         value_ty: &Ident,
         memory: &mut Vec<(String, TokenStream)>,
         values: &mut Vec<(String, TokenStream)>,
     ) -> Result<(TokenStream, Option<TokenStream>), String> {
-        let node = self.tree.node(e.at.node);
+        let node = self.tree.node(node);
         let found = sources(node);
-        let mut matching = found
-            .iter()
-            .filter(|(used, text, _)| *used == e.used && text == e.text);
+        let mut matching = found.iter().filter(|(u, t, _)| *u == used && t == text);
         let Some((_, _, first)) = matching.next() else {
-            return Err(format!("no code found for `{}` (line {})", e.text, e.line));
+            return Err(format!("no code found for `{text}` (line {line})"));
         };
         // A hook met both as `enter` and as `exit` proceeds like `enter`.
         let source = match first {
@@ -342,7 +420,7 @@ impl Gen<'_> {
             format_ident!("{}{}", prefix, k)
         };
         let code = match source {
-            Source::Expr(expr) => match e.used {
+            Source::Expr(expr) => match used {
                 Use::Condition => {
                     let (bind, ok) = self.typed_bool(expr);
                     quote!({ #bind #reply::Bool(#ok) })
@@ -387,11 +465,14 @@ impl Gen<'_> {
                 }
                 _ => {
                     return Err(format!(
-                        "`{}` is used in a way hot reload does not know",
-                        e.text
+                        "`{text}` is used in a way hot reload does not know"
                     ));
                 }
             },
+            Source::If(expr) => {
+                let test = quote_spanned!(expr.span()=> if #expr { true } else { false });
+                quote!(#reply::Bool(#test))
+            }
             Source::Proceed(hook) => {
                 let proceed = quote_spanned!(hook.span()=> ::__bt::HookResult::proceed(#hook));
                 quote!(#reply::Bool(#proceed))
@@ -442,7 +523,7 @@ impl Gen<'_> {
             }
             Source::Leaf(path, literal) => {
                 let leaf = self.leaf_trait(path);
-                let variant = slot(memory, "M", interpret::text(path), quote!(#leaf::Memory));
+                let variant = slot(memory, "M", interpret::text(&leaf), quote!(#leaf::Memory));
                 let agent = self.agent_arg();
                 let (params, m, r) = (names::leaf(), names::memory(), names::result());
                 let call_enum = quote!(::__bt::hot::__private::Call);
@@ -486,9 +567,8 @@ impl Gen<'_> {
             }
         };
         // Halting runs a hook met as an `exit` or `halted` anywhere.
-        let on_halt = found.iter().any(|(used, text, s)| {
-            *used == e.used && text == e.text && matches!(s, Source::Hook(_, true))
-        });
+        let on_halt = (found.iter())
+            .any(|(u, t, s)| *u == used && t == text && matches!(s, Source::Hook(_, true)));
         let halt = on_halt.then(|| quote!({ #binds #code }));
         Ok((quote!({ #binds #code }), halt))
     }

@@ -24,6 +24,8 @@ mod tick;
 mod time;
 mod views;
 
+pub(crate) use views::{diagrams, leaked_view};
+
 use crate::ast::TreeDef;
 use crate::ir::{Keep, Kind, Shape, Tree};
 use bt_runtime::Status;
@@ -387,15 +389,15 @@ pub fn reset_bindings(tree: &Tree) -> Vec<String> {
 /// `try_tick` and `reset` of the declared signatures, and the embedding
 /// impl, so that the user's code calling them (or embedding the tree) still
 /// type-checks and only the tree's own errors are reported.
-pub fn skeleton(tree: &TreeDef) -> TokenStream {
+pub fn skeleton(tree: &TreeDef, hot: bool) -> TokenStream {
     let krate = tree
         .krate
         .clone()
         .unwrap_or_else(|| syn::parse_quote!(::bt));
-    names::runtime(skeleton_tree(tree), &krate)
+    names::runtime(skeleton_tree(tree, hot), &krate)
 }
 
-fn skeleton_tree(tree: &TreeDef) -> TokenStream {
+fn skeleton_tree(tree: &TreeDef, hot: bool) -> TokenStream {
     let attrs = &tree.attrs;
     let vis = &tree.vis;
     let name = &tree.name;
@@ -407,6 +409,18 @@ fn skeleton_tree(tree: &TreeDef) -> TokenStream {
     let name_str = name.to_string();
     let active_ty = names::active_type(name);
     let parts = names::parts_type(name);
+    // What a hot build's trees also have, so that code calling them
+    // reports only the tree's own errors.
+    let hot_fns = hot.then(|| {
+        quote! {
+            #vis fn live() -> ::core::option::Option<&'static ::__bt::hot::Live> {
+                ::core::option::Option::None
+            }
+            #vis fn compiled() -> Self {
+                ::core::default::Default::default()
+            }
+        }
+    });
     quote! {
         #(#attrs)*
         #[derive(::core::default::Default, ::core::clone::Clone, ::core::fmt::Debug)]
@@ -423,6 +437,7 @@ fn skeleton_tree(tree: &TreeDef) -> TokenStream {
             #vis fn reset(&mut self, #params) {
                 ::core::unimplemented!("tree has errors")
             }
+            #hot_fns
         }
 
         #[doc(hidden)]

@@ -254,6 +254,54 @@ impl Gen<'_> {
     }
 }
 
+/// Tree `name` of `program` as a view, with the trees it embeds, for a tree
+/// read at run time (hot reload): its strings and nodes are leaked.
+pub(crate) fn leaked_view(
+    program: &crate::interpret::Program,
+    name: &str,
+) -> Option<&'static TreeView<'static>> {
+    let leak = |s: &str| -> &'static str { Box::leak(s.to_string().into_boxed_str()) };
+    let ir = program.tree(name)?.ir();
+    let (parts, models) = Gen::new(ir).xml_parts();
+    let xml: Vec<XmlPart<'static>> = (parts.iter())
+        .map(|p| match p {
+            Part::Text(t) => XmlPart::Text(leak(t)),
+            Part::Uid => XmlPart::Uid,
+            Part::Subtree(k) => XmlPart::Subtree(*k),
+        })
+        .collect();
+    let models: Vec<&'static str> = models.iter().map(|m| leak(m)).collect();
+    let mut subtrees = Vec::new();
+    for node in &ir.nodes {
+        if let Some(path) = node.kind.subtree() {
+            let embedded = path.segments.last().map(|s| s.ident.to_string())?;
+            let view = leaked_view(program, &embedded)?;
+            subtrees.push(bt_runtime::view::Embedded {
+                node: node.id,
+                view,
+            });
+        }
+    }
+    let size = ir.nodes.len() + subtrees.iter().map(|s| s.view.size).sum::<usize>();
+    Some(Box::leak(Box::new(TreeView {
+        name: leak(name),
+        nodes: program.node_table(name)?,
+        xml: Box::leak(xml.into_boxed_slice()),
+        models: Box::leak(models.into_boxed_slice()),
+        subtrees: Box::leak(subtrees.into_boxed_slice()),
+        size,
+    })))
+}
+
+/// Tree `name` of `program` as Mermaid and DOT text.
+pub(crate) fn diagrams(
+    program: &crate::interpret::Program,
+    name: &str,
+) -> Option<(String, String)> {
+    let g = Gen::new(program.tree(name)?.ir());
+    Some((g.mermaid(), g.dot()))
+}
+
 /// A document of a tree without subtrees, written by the runtime's writer.
 fn literal(name: &str, parts: &[Part], models: &[String], size: usize, form: Form) -> String {
     let xml: Vec<XmlPart> = parts
