@@ -291,6 +291,23 @@ mod tests {
         }));
     }
 
+    /// A hot-reload build: the compiled tick, and the table of the tree's
+    /// expressions that the live tick calls by index (a leaf's memory and a
+    /// `when let` value kept in the agent's slots).
+    #[test]
+    fn hot_tree_expansion() {
+        let file = syn::parse2::<syn::File>(super::expand_hot(quote! {
+            pub tree Hot(me: &mut Agent, cx: &Ctx) {
+                prioritized {
+                    when let Some(f): Option<u8> = me.food() score f32::from(*f) => Eat { bites: *f },
+                    else => sequence { cond me.ready(), wait(1.5), action me.idle() },
+                }
+            }
+        }))
+        .expect("expansion parses");
+        insta::assert_snapshot!(prettyplease::unparse(&file));
+    }
+
     /// A tree whose context can trace has hook points around each node:
     /// a replaced or changed status halts or holds the node's state.
     #[test]

@@ -198,8 +198,7 @@ impl Gen<'_> {
         quote! {
             /// Hot reload: this tree's live engine, which runs it on the
             /// interpreter and reloads it from its source file; `None`
-            /// before [`bt::hot::start`](::__bt::hot::start), or for a tree
-            /// that stays compiled. Its current version has the tree's
+            /// before `bt::hot::start`, or for a tree that stays compiled. Its current version has the tree's
             /// nodes and views after reloads.
             #vis fn live() -> ::core::option::Option<&'static ::__bt::hot::Live> {
                 if !::__bt::hot::started() {
@@ -209,8 +208,8 @@ impl Gen<'_> {
             }
 
             /// Hot reload: a new agent that ticks the compiled tree even
-            /// after [`bt::hot::start`](::__bt::hot::start), to compare the
-            /// live tree with the build.
+            /// after `bt::hot::start`, to compare the live tree with the
+            /// build.
             #vis fn compiled() -> Self {
                 let mut state = <Self as ::core::default::Default>::default();
                 state.hot = ::__bt::hot::__private::Agent::compiled();
@@ -480,14 +479,14 @@ impl Gen<'_> {
             Source::Hook(hook, _) => quote!({ let _ = #hook; #reply::Bool(true) }),
             Source::WhenLet(pat, ty, expr) => {
                 let variant = slot(values, "V", interpret::text(ty), quote!(#ty));
-                let v = names::value();
+                let (v, ok) = (names::value(), names::verdict());
                 quote! {{
                     let #v: #ty = #expr;
-                    let matched = if let #pat = &#v { true } else { false };
-                    if matched {
+                    let #ok = if let #pat = &#v { true } else { false };
+                    if #ok {
                         #slots.values[#at.place] = #value_ty::#variant(#v);
                     }
-                    #reply::Bool(matched)
+                    #reply::Bool(#ok)
                 }}
             }
             Source::Item(item) => {
@@ -729,21 +728,32 @@ impl Gen<'_> {
             },
             None => quote!(<::__bt::hot::Input as ::core::default::Default>::default()),
         };
-        let engaged = quote! {
-            if let ::core::option::Option::Some((#engine, #live, #slots)) = self.hot.engaged(Self::__hot_engine) {
+        // One live tick, shared by `tick` and `try_tick`: `None` for an
+        // agent that ticks compiled code.
+        let (params, args) = (self.params(), self.args());
+        let hot_tick = quote! {
+            /// Hot reload: one tick of a live agent, on the interpreter
+            /// through this tree's table of expressions; `None` for an
+            /// agent that ticks compiled code.
+            #[doc(hidden)]
+            #[inline]
+            fn __hot_try_tick(&mut self, #params) -> ::core::option::Option<::core::result::Result<::__bt::Status, ::__bt::TickError>> {
+                let (#engine, #live, #slots) = self.hot.engaged(Self::__hot_engine)?;
                 #tick_host
                 let ticked = #engine.try_tick(#live, #slots, #input, #tracing, #host);
-                return ticked.map_err(|(node, status)| ::__bt::TickError::RedecideLimit { node, status });
+                ::core::option::Option::Some(
+                    ticked.map_err(|(node, status)| ::__bt::TickError::RedecideLimit { node, status }),
+                )
             }
         };
-        let try_tick = engaged;
+        let try_tick = quote! {
+            if let ::core::option::Option::Some(ticked) = self.__hot_try_tick(#args) {
+                return ticked;
+            }
+        };
         let tick = quote! {
-            if let ::core::option::Option::Some((#engine, #live, #slots)) = self.hot.engaged(Self::__hot_engine) {
-                #tick_host
-                return match #engine.try_tick(#live, #slots, #input, #tracing, #host) {
-                    ::core::result::Result::Ok(status) => status,
-                    ::core::result::Result::Err((_, status)) => status,
-                };
+            if let ::core::option::Option::Some(ticked) = self.__hot_try_tick(#args) {
+                return ticked.unwrap_or_else(|error| error.status());
             }
         };
         let reset = quote! {
@@ -798,6 +808,8 @@ impl Gen<'_> {
 
                 impl #name {
                     #build
+
+                    #hot_tick
                 }
             },
         }
