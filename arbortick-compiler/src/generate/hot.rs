@@ -737,6 +737,7 @@ impl Gen<'_> {
             /// agent that ticks compiled code.
             #[doc(hidden)]
             #[inline]
+            #[allow(unused_variables)]
             fn __hot_try_tick(&mut self, #params) -> ::core::option::Option<::core::result::Result<::__bt::Status, ::__bt::TickError>> {
                 let (#engine, #live, #slots) = self.hot.engaged(Self::__hot_engine)?;
                 #tick_host
