@@ -268,19 +268,23 @@ fn embedded(path: &syn::Path) -> String {
         .unwrap_or_default()
 }
 
+/// Source text as tokens; a lexing error as a diagnostic at its place.
+fn lex(source: &str) -> Result<proc_macro2::TokenStream, Vec<Diagnostic>> {
+    source.parse().map_err(|e: proc_macro2::LexError| {
+        let start = e.span().start();
+        vec![Diagnostic {
+            message: e.to_string(),
+            line: start.line,
+            column: start.column + 1,
+        }]
+    })
+}
+
 impl Program {
     /// Parses, checks and lowers the body of a `behavior_tree!` invocation
     /// given as source text.
     pub fn parse(source: &str) -> Result<Program, Vec<Diagnostic>> {
-        let tokens: proc_macro2::TokenStream =
-            source.parse().map_err(|e: proc_macro2::LexError| {
-                let start = e.span().start();
-                vec![Diagnostic {
-                    message: e.to_string(),
-                    line: start.line,
-                    column: start.column + 1,
-                }]
-            })?;
+        let tokens = lex(source)?;
         Program::from_tokens(tokens)
     }
 
@@ -305,15 +309,7 @@ impl Program {
     ///            "no `behavior_tree!` invocation on line 3");
     /// ```
     pub fn parse_file(source: &str, line: usize) -> Result<Program, Vec<Diagnostic>> {
-        let tokens: proc_macro2::TokenStream =
-            source.parse().map_err(|e: proc_macro2::LexError| {
-                let start = e.span().start();
-                vec![Diagnostic {
-                    message: e.to_string(),
-                    line: start.line,
-                    column: start.column + 1,
-                }]
-            })?;
+        let tokens = lex(source)?;
         match invocation(tokens, line) {
             Some(body) => Program::from_tokens(body),
             None => Err(vec![Diagnostic {
