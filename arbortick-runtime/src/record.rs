@@ -835,6 +835,28 @@ impl Recorder {
         Ok(self.agent(agent)?.transitions().copied().collect())
     }
 
+    /// Takes the transitions kept for `agent`, oldest first, leaving its
+    /// ring empty (the count of [`dropped`](Self::dropped) ones stays): how
+    /// a client that polls a running program (a live view) reads each
+    /// transition once.
+    pub fn take_transitions(&self, agent: u64) -> Result<Vec<Transition>, RecordError> {
+        let mut a = self.agent(agent)?;
+        let taken = a.transitions().copied().collect();
+        a.ring.items.clear();
+        a.ring.head = 0;
+        Ok(taken)
+    }
+
+    /// The uid `node` has in the tree instance `agent`'s tick is in now, if
+    /// it belongs to that instance. Node hooks ([`Trace::before`],
+    /// [`Trace::after`]) are given a node of the tree it belongs to; a tree
+    /// embedded twice has each of its nodes at two uids, and this says which
+    /// one the tick is at. Meaningful while the recorder follows `agent`'s
+    /// statuses, from the start of a tick.
+    pub fn uid_in_tick(&self, agent: u64, node: &'static NodeInfo) -> Option<u16> {
+        self.agent(agent).ok()?.uid(node).map(|(uid, _)| uid)
+    }
+
     /// How many of `agent`'s transitions were dropped because its ring was
     /// full.
     pub fn dropped(&self, agent: u64) -> Result<u64, RecordError> {
