@@ -5,12 +5,13 @@
 //! recorded transitions, and sets breakpoints and replacements on nodes.
 //!
 //! ```no_run
+//! use bt::NoFlags;
 //! use bt::prelude::*;
 //! use bt_groot::{Groot2, Options};
 //!
 //! bt::behavior_tree! {
 //!     tree Patrol(me: &mut f32, cx: &Ctx<NoFlags, NoFlags, &Groot2>) {
-//!         sequence { 'ready: cond *me > 0.0, 'walk: instant *me -= 1.0 }
+//!         sequence { 'ready: cond *me > 0.0, 'walk: instant { *me -= 1.0; Outcome::Success } }
 //!     }
 //! }
 //!
@@ -327,7 +328,7 @@ pub struct Groot2 {
     inner: Arc<Inner>,
     rep: SocketAddr,
     publish: SocketAddr,
-    thread: Option<JoinHandle<()>>,
+    thread: Mutex<Option<JoinHandle<()>>>,
 }
 
 impl core::fmt::Debug for Groot2 {
@@ -417,7 +418,7 @@ impl Groot2 {
             inner,
             rep: rep_addr,
             publish: pub_addr,
-            thread: Some(thread),
+            thread: Mutex::new(Some(thread)),
         })
     }
 
@@ -495,16 +496,27 @@ impl Groot2 {
     }
 }
 
-impl Drop for Groot2 {
-    fn drop(&mut self) {
+impl Groot2 {
+    /// Stops serving: closes both ports and every connection, and releases
+    /// a tick waiting at a breakpoint (its node runs as if no hook were
+    /// set). Ticks go on as without a client. Dropping the server stops it
+    /// too.
+    pub fn stop(&self) {
         self.inner.stopping.store(true, Ordering::SeqCst);
+        self.inner.want.store(false, Ordering::SeqCst);
         disable_all(&self.inner);
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
         if let Some(mut publisher) = lock(&self.inner.publisher).take() {
             publisher.stop();
         }
+        if let Some(thread) = lock(&self.thread).take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+impl Drop for Groot2 {
+    fn drop(&mut self) {
+        self.stop();
     }
 }
 
