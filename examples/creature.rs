@@ -19,12 +19,19 @@
 //! `--seconds 60 --save s.json` then `--load s.json --seconds 120` ends
 //! exactly where one 120-second run does.
 //!
+//! Live, `--groot 1667` serves Groot2's monitor protocol while the
+//! creatures run in real time: open Groot2's monitor on `localhost:1667`
+//! to follow creature 0 (`--watch N` for another), set breakpoints on its
+//! nodes and replace their results.
+//!
 //! `cargo run --example creature -- [seed] [--record creature.btlog] [--jsonl creature.jsonl]
-//! [--html creature.html] [--creatures N] [--seconds S] [--save F.json] [--load F.json]`
+//! [--html creature.html] [--creatures N] [--seconds S] [--save F.json] [--load F.json]
+//! [--groot PORT [--watch N]]`
 
 use bt::prelude::*;
 use bt::record::Recorder;
 use bt::{Ctx, Leaf, Stimuli, Trace, Tracer};
+use bt_groot::{Groot2, Options};
 use rand_pcg::Pcg32;
 use rand_pcg::rand_core::{Rng, SeedableRng};
 
@@ -382,7 +389,7 @@ pub fn simulate(
 
 /// `creature [SEED] [--record FILE.btlog] [--jsonl FILE.jsonl]
 /// [--html FILE.html] [--creatures N] [--seconds S] [--save FILE.json]
-/// [--load FILE.json] [--hot]`.
+/// [--load FILE.json] [--hot] [--groot PORT [--watch N]]`.
 ///
 /// `--hot` runs the brains live (the `hot-reload` feature) in real time, a
 /// tick every 0.25 s: edit the tree in this file and save, and the running
@@ -394,6 +401,7 @@ fn main() -> std::io::Result<()> {
     let (mut save, mut load) = (None, None);
     let (mut count, mut seconds) = (3u64, 120.0f64);
     let mut hot = false;
+    let (mut groot, mut watch) = (None, 0u64);
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = |what: &str| args.next().unwrap_or_else(|| panic!("{arg} takes {what}"));
@@ -406,6 +414,8 @@ fn main() -> std::io::Result<()> {
             "--creatures" => count = value("a number").parse().expect("a number of creatures"),
             "--seconds" => seconds = value("a number").parse().expect("a number of seconds"),
             "--hot" => hot = true,
+            "--groot" => groot = Some(value("a port").parse::<u16>().expect("a port number")),
+            "--watch" => watch = value("a creature").parse().expect("a creature's number"),
             _ => seed = arg.parse().expect("the seed is a number"),
         }
     }
@@ -439,6 +449,24 @@ fn main() -> std::io::Result<()> {
             "Spore creature, seed {seed}: {count} creatures for {seconds} s, {} bytes of tree state each\n",
             CreatureBrain::STATE_SIZE
         ),
+    }
+    if let Some(port) = groot {
+        let groot = Groot2::serve::<CreatureBrain>(Options::new().port(port))?;
+        groot.watch(watch);
+        println!(
+            "Groot2: connect the monitor to localhost:{port} (creature {watch}); \
+             ticking in real time until {seconds} s\n"
+        );
+        run_groot(&mut world, seconds, &groot, true, |w| {
+            if ((w.now / DT) as u64).is_multiple_of(4) {
+                let c = &w.creatures[watch as usize % w.creatures.len()].0;
+                println!(
+                    "t={:>5.1} creature {}: hp {:>5.1}, hunger {:.2}, energy {:.2}, x {:>6.1}",
+                    w.now, c.id, c.hp, c.hunger, c.energy, c.x
+                );
+            }
+        });
+        return Ok(());
     }
     if hot {
         #[cfg(feature = "hot-reload")]
@@ -525,4 +553,31 @@ fn run_live(world: &mut World, seconds: f64, tracer: &impl Trace) -> std::io::Re
         std::thread::sleep(std::time::Duration::from_secs_f64(DT));
     }
     Ok(())
+}
+
+/// `--groot`: the creatures tick with `groot` attached until `seconds`
+/// (in real time when `realtime`, a tick every [`DT`] seconds), the
+/// watched creature's values shown in Groot2's blackboard view; `after`
+/// sees the world after each step. A breakpoint Groot2 sets on the watched
+/// creature stops the step it is in until Groot2 releases it.
+pub fn run_groot(
+    world: &mut World,
+    seconds: f64,
+    groot: &Groot2,
+    realtime: bool,
+    mut after: impl FnMut(&World),
+) {
+    while world.now < seconds {
+        world.step(groot, |c, _| {
+            if c.id == groot.watched() {
+                groot.set_value("hp", f64::from(c.hp.round()));
+                groot.set_value("hunger", f64::from((c.hunger * 100.0).round() / 100.0));
+                groot.set_value("x", f64::from(c.x.round()));
+            }
+        });
+        after(world);
+        if realtime {
+            std::thread::sleep(std::time::Duration::from_secs_f64(DT));
+        }
+    }
 }

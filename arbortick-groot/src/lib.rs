@@ -377,8 +377,14 @@ impl Groot2 {
                 "port 65535 leaves no port for notifications",
             )
         })?;
-        let rep = zmtp::Rep::bind(SocketAddr::new(options.address, options.port), "groot2")?;
-        let publisher = zmtp::Pub::bind(SocketAddr::new(options.address, next), "groot2 pub")?;
+        let at = |port| SocketAddr::new(options.address, port);
+        let context = |port| {
+            move |e: io::Error| {
+                io::Error::new(e.kind(), format!("Groot2 server on {}: {e}", at(port)))
+            }
+        };
+        let rep = zmtp::Rep::bind(at(options.port), "groot2").map_err(context(options.port))?;
+        let publisher = zmtp::Pub::bind(at(next), "groot2 pub").map_err(context(next))?;
         let recorder = Recorder::new::<T>(1, 4096);
         let nodes = recorder.nodes();
         let order = status_order(T::VIEW);

@@ -54,18 +54,29 @@ bt::behavior_tree! {
 const CALM: u16 = 2;
 const WALK: u16 = 3;
 
+/// A port `p` with `p + 1` free too (the servers bind both), below
+/// Linux's ephemeral range (32768 and up), so that no client connection
+/// made meanwhile takes either.
 fn free_port_pair() -> u16 {
+    use std::hash::{BuildHasher, Hasher};
     loop {
-        let first = TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = first.local_addr().unwrap().port();
-        if port < u16::MAX && TcpListener::bind(("127.0.0.1", port + 1)).is_ok() {
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u32(std::process::id());
+        let port = 20_000 + (h.finish() % 12_000) as u16;
+        if TcpListener::bind(("127.0.0.1", port)).is_ok()
+            && TcpListener::bind(("127.0.0.1", port + 1)).is_ok()
+        {
             return port;
         }
     }
 }
 
+/// A server on free ports. A port found free can be held a moment by a
+/// process spawned meanwhile (between its fork and its exec): retried.
 fn serve() -> Groot2 {
-    Groot2::serve::<Patrol>(Options::new().port(free_port_pair())).unwrap()
+    (0..50)
+        .find_map(|_| Groot2::serve::<Patrol>(Options::new().port(free_port_pair())).ok())
+        .expect("two free ports")
 }
 
 fn client(groot: &Groot2) -> Req {

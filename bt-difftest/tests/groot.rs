@@ -10,6 +10,10 @@
 //! differences `bt_groot`'s documentation lists are each asserted as they
 //! are.
 
+#[allow(dead_code, missing_docs, unused_imports)]
+#[path = "../../examples/creature.rs"]
+mod creature;
+
 use bt_difftest::btcpp::python;
 use serde_json::{Value, json};
 use std::net::TcpListener;
@@ -21,12 +25,18 @@ const SCRIPTS: &str = r#"{"c1":[1],"c2":[2,1,2],"a3":[0,1],"a4":[0,1],"c5":[1],"
 /// steps never come this far apart.
 const HEARTBEAT_MS: &str = "1500";
 
-/// A port `p` with `p + 1` free too (the servers bind both).
+/// A port `p` with `p + 1` free too (the servers bind both), below
+/// Linux's ephemeral range (32768 and up), so that no client connection
+/// made meanwhile takes either.
 fn free_port_pair() -> u16 {
+    use std::hash::{BuildHasher, Hasher};
     loop {
-        let first = TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = first.local_addr().unwrap().port();
-        if port < u16::MAX && TcpListener::bind(("127.0.0.1", port + 1)).is_ok() {
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u32(std::process::id());
+        let port = 20_000 + (h.finish() % 12_000) as u16;
+        if TcpListener::bind(("127.0.0.1", port)).is_ok()
+            && TcpListener::bind(("127.0.0.1", port + 1)).is_ok()
+        {
             return port;
         }
     }
@@ -221,4 +231,107 @@ fn the_server_answers_as_behaviortree_cpps_publisher() {
             > 20
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The creature example serving Groot2: a breakpoint a client sets on the
+/// watched creature's root stops the world's step at that creature, and
+/// releasing it lets exactly one step finish before the next tick of the
+/// creature stops again; removing the hooks lets the run end.
+#[test]
+fn a_breakpoint_pauses_the_examples_watched_creature_and_releasing_it_continues() {
+    use bt_groot::zmtp::{Req, Sub};
+    use bt_groot::{Groot2, Options};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::{Arc, mpsc};
+    use std::time::{Duration, Instant};
+    const WAIT: Duration = Duration::from_secs(20);
+
+    let groot = Arc::new(
+        // A port found free can be held a moment by a process another test
+        // spawns (it has the socket between its fork and its exec): retry.
+        (0..50)
+            .find_map(|_| {
+                Groot2::serve::<creature::CreatureBrain>(Options::new().port(free_port_pair())).ok()
+            })
+            .expect("two free ports"),
+    );
+    groot.watch(1);
+    let mut req = Req::connect(groot.address(), WAIT).unwrap();
+    let mut sub = Sub::connect(groot.notifications(), WAIT).unwrap();
+    let deadline = Instant::now() + WAIT;
+    while groot.subscribers() == 0 {
+        assert!(Instant::now() < deadline, "no subscription");
+        std::thread::yield_now();
+    }
+    let ask = |req: &mut Req, kind: u8, payload: &str| {
+        let header = [2, kind, 1, 0, 0, 0];
+        let reply = if payload.is_empty() {
+            req.request(&[&header]).unwrap()
+        } else {
+            req.request(&[&header, payload.as_bytes()]).unwrap()
+        };
+        assert_eq!(
+            reply[0].len(),
+            22,
+            "{:?}",
+            String::from_utf8_lossy(&reply[1])
+        );
+        reply
+    };
+    // The root is uid 1; a breakpoint before it stops every tick of the
+    // watched creature.
+    ask(
+        &mut req,
+        b'I',
+        r#"{"enabled":true,"uid":1,"mode":0,"once":false,"desired_status":"SKIPPED","position":0}"#,
+    );
+    // The world, stepping as fast as it can, publishes its clock.
+    let clock = Arc::new(AtomicU64::new(0));
+    let (done, finished) = mpsc::channel();
+    let world_thread = {
+        let (groot, clock) = (groot.clone(), clock.clone());
+        std::thread::spawn(move || {
+            let mut world = creature::World::new(3, 7);
+            creature::run_groot(&mut world, 50.0, &groot, false, |w| {
+                clock.store(w.now.to_bits(), Ordering::SeqCst)
+            });
+            done.send(world.now).unwrap();
+        })
+    };
+    let now = || f64::from_bits(clock.load(Ordering::SeqCst));
+    let stopped_at = |sub: &mut Sub| {
+        let note = sub.recv(WAIT).expect("the watched creature stops");
+        assert_eq!((note[0][1], note[1].as_slice()), (b'N', &b"1"[..]));
+    };
+    stopped_at(&mut sub);
+    // Stopped in the first step: no step has finished.
+    let paused = now();
+    assert_eq!(paused, 0.0);
+    // Requests are answered while it waits; the world stays where it is.
+    for _ in 0..5 {
+        ask(&mut req, b'S', "");
+    }
+    assert_eq!(now(), paused);
+    assert!(finished.try_recv().is_err());
+    // Released, the step finishes; the next one stops at the same node.
+    for k in 1..=3 {
+        ask(
+            &mut req,
+            b'U',
+            r#"{"uid":1,"desired_status":"SKIPPED","position":0,"remove_when_done":false}"#,
+        );
+        stopped_at(&mut sub);
+        assert_eq!(now(), k as f64 * creature::DT, "one step per release");
+    }
+    // The blackboard shows the watched creature's values.
+    let blackboard = ask(&mut req, b'B', "CreatureBrain");
+    assert!(
+        blackboard[1].windows(7).any(|w| w == b"\xa6hunger"),
+        "{:?}",
+        String::from_utf8_lossy(&blackboard[1])
+    );
+    // Every hook removed, the run goes on to its end.
+    ask(&mut req, b'A', "");
+    assert_eq!(finished.recv_timeout(WAIT).expect("the run ends"), 50.0);
+    world_thread.join().unwrap();
 }
