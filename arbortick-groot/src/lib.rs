@@ -152,7 +152,9 @@ impl Options {
         }
     }
 
-    /// Requests on `port`, breakpoint notifications on `port + 1`.
+    /// Requests on `port`, breakpoint notifications on `port + 1`. Port 0
+    /// takes two free ports the system chooses ([`Groot2::address`] and
+    /// [`Groot2::notifications`] say which).
     pub fn port(mut self, port: u16) -> Options {
         self.port = port;
         self
@@ -314,6 +316,12 @@ struct Inner {
     want: AtomicBool,
     /// Some enabled hook exists.
     hooked: AtomicBool,
+    /// What ticks ask, one load each: the watched agent when it is
+    /// followed (else [`NOBODY`]), and when its ticks call the hooks.
+    followed: AtomicU64,
+    hooked_agent: AtomicU64,
+    /// Serializes [`Inner::refresh`].
+    refreshing: Mutex<()>,
     recorder: Recorder,
     state: Mutex<State>,
     changed: Condvar,
@@ -383,8 +391,13 @@ impl Groot2 {
                 io::Error::new(e.kind(), format!("Groot2 server on {}: {e}", at(port)))
             }
         };
-        let rep = zmtp::Rep::bind(at(options.port), "groot2").map_err(context(options.port))?;
-        let publisher = zmtp::Pub::bind(at(next), "groot2 pub").map_err(context(next))?;
+        let (rep, publisher) = if options.port == 0 {
+            bind_any_pair(options.address)?
+        } else {
+            let rep = zmtp::Rep::bind(at(options.port), "groot2").map_err(context(options.port))?;
+            let publisher = zmtp::Pub::bind(at(next), "groot2 pub").map_err(context(next))?;
+            (rep, publisher)
+        };
         let recorder = Recorder::new::<T>(1, 4096);
         let nodes = recorder.nodes();
         let order = status_order(T::VIEW);
@@ -397,6 +410,9 @@ impl Groot2 {
             watched: AtomicU64::new(0),
             want: AtomicBool::new(false),
             hooked: AtomicBool::new(false),
+            followed: AtomicU64::new(NOBODY),
+            hooked_agent: AtomicU64::new(NOBODY),
+            refreshing: Mutex::new(()),
             recorder,
             state: Mutex::new(State {
                 hooks: Vec::new(),
@@ -440,11 +456,13 @@ impl Groot2 {
 
     /// Shows `agent` (its [`Context::agent`](bt_runtime::Context::agent)
     /// id) from now on; see the [crate docs](crate#one-agent-at-a-time).
+    /// `u64::MAX` watches no agent.
     pub fn watch(&self, agent: u64) {
         let inner = &self.inner;
         if inner.watched.swap(agent, Ordering::SeqCst) == agent {
             return;
         }
+        inner.refresh();
         let mut state = lock(&inner.state);
         start_over(inner, &mut state);
         for set in &mut state.hooks {
@@ -510,6 +528,7 @@ impl Groot2 {
     pub fn stop(&self) {
         self.inner.stopping.store(true, Ordering::SeqCst);
         self.inner.want.store(false, Ordering::SeqCst);
+        self.inner.refresh();
         disable_all(&self.inner);
         if let Some(mut publisher) = lock(&self.inner.publisher).take() {
             publisher.stop();
@@ -524,6 +543,24 @@ impl Drop for Groot2 {
     fn drop(&mut self) {
         self.stop();
     }
+}
+
+/// Two free ports `p` and `p + 1` on `address`, the first chosen by the
+/// system.
+fn bind_any_pair(address: IpAddr) -> io::Result<(zmtp::Rep, zmtp::Pub)> {
+    let mut last = None;
+    for _ in 0..64 {
+        let mut rep = zmtp::Rep::bind(SocketAddr::new(address, 0), "groot2")?;
+        let port = rep.local_addr().port();
+        if let Some(next) = port.checked_add(1) {
+            match zmtp::Pub::bind(SocketAddr::new(address, next), "groot2 pub") {
+                Ok(publisher) => return Ok((rep, publisher)),
+                Err(e) => last = Some(e),
+            }
+        }
+        rep.stop();
+    }
+    Err(last.unwrap_or_else(|| io::Error::new(io::ErrorKind::AddrInUse, "no two free ports")))
 }
 
 /// The uids in BehaviorTree.CPP's order of its status buffer: tree
@@ -555,6 +592,7 @@ fn disable_all(inner: &Inner) {
         set.hook.enabled = false;
     }
     inner.hooked.store(false, Ordering::SeqCst);
+    inner.refresh();
     drop(state);
     inner.changed.notify_all();
 }
@@ -563,6 +601,7 @@ fn update_hooked(inner: &Inner, state: &State) {
     inner
         .hooked
         .store(state.hooks.iter().any(|s| s.hook.enabled), Ordering::SeqCst);
+    inner.refresh();
 }
 
 /// The server thread: requests, and the heartbeat between them.
@@ -580,10 +619,12 @@ fn serve(inner: &Inner, mut rep: zmtp::Rep) {
                     regained = true;
                     start_over(inner, &mut state);
                     inner.want.store(true, Ordering::SeqCst);
+                    inner.refresh();
                 }
             } else if state.connected && now - state.last_request > inner.heartbeat {
                 state.connected = false;
                 inner.want.store(false, Ordering::SeqCst);
+                inner.refresh();
                 drop(state);
                 disable_all(inner);
             }
@@ -776,6 +817,7 @@ fn answer(inner: &Inner, body: &[Vec<u8>]) -> Vec<Vec<u8>> {
         b'A' => {
             lock(&inner.state).hooks.clear();
             inner.hooked.store(false, Ordering::SeqCst);
+            inner.refresh();
             inner.changed.notify_all();
             vec![head]
         }
@@ -860,10 +902,21 @@ fn catch_up(inner: &Inner, state: &mut State) {
     }
 }
 
+/// No agent: what [`Inner::followed`] holds when none is followed.
+const NOBODY: u64 = u64::MAX;
+
 impl Inner {
-    #[inline]
-    fn watches(&self, agent: u64) -> bool {
-        agent == self.watched.load(Ordering::Relaxed)
+    /// Sets what ticks ask from the watched agent, whether a client is
+    /// connected and whether hooks are set.
+    fn refresh(&self) {
+        let _one = lock(&self.refreshing);
+        let watched = self.watched.load(Ordering::SeqCst);
+        let want = self.want.load(Ordering::SeqCst);
+        let hooked = self.hooked.load(Ordering::SeqCst);
+        let followed = if want { watched } else { NOBODY };
+        self.followed.store(followed, Ordering::SeqCst);
+        let hooked_agent = if hooked { followed } else { NOBODY };
+        self.hooked_agent.store(hooked_agent, Ordering::SeqCst);
     }
 
     /// A hook at `uid`, `position` acts: publishes the notification, waits
@@ -936,36 +989,31 @@ impl Trace for Groot2 {
 
     #[inline]
     fn statuses(&self, agent: u64) -> bool {
-        let inner = &*self.inner;
-        inner.watches(agent) && inner.want.load(Ordering::Relaxed)
+        agent == self.inner.followed.load(Ordering::Relaxed)
     }
 
     fn event(&self, event: &TraceEvent) {
-        let inner = &*self.inner;
-        if inner.watches(event.agent) && inner.want.load(Ordering::Relaxed) {
+        if self.statuses(event.agent) {
             let mut ours = *event;
             ours.agent = 0;
-            inner.recorder.event(&ours);
+            self.inner.recorder.event(&ours);
         }
     }
 
     #[inline]
     fn hooks(&self, agent: u64) -> bool {
-        let inner = &*self.inner;
-        inner.watches(agent)
-            && inner.hooked.load(Ordering::Relaxed)
-            && inner.want.load(Ordering::Relaxed)
+        agent == self.inner.hooked_agent.load(Ordering::Relaxed)
     }
 
     fn before(&self, agent: u64, node: &'static NodeInfo) -> Option<Status> {
-        if !self.inner.watches(agent) {
+        if !Trace::hooks(self, agent) {
             return None;
         }
         self.inner.fire(node, Position::Pre)
     }
 
     fn after(&self, agent: u64, node: &'static NodeInfo, status: Status) -> Status {
-        if !self.inner.watches(agent) {
+        if !Trace::hooks(self, agent) {
             return status;
         }
         self.inner.fire(node, Position::Post).unwrap_or(status)

@@ -120,28 +120,40 @@ fn report(dir: &Path) -> String {
     writeln!(
         o,
         "- **bt-hooks-noop**: generated, with node hooks on every agent that let every node run \
-         and change nothing (`Trace::HOOKS`): the cost of the hook points.\n"
+         and change nothing (`Trace::HOOKS`): the cost of the hook points."
     )
     .unwrap();
     writeln!(
         o,
-        "| agents | variant | ns per agent-tick | / hand | / bt-no-context |"
+        "- **bt-groot2-no-client**: generated, with a Groot2 server (`bt_groot::Groot2`, \
+         serving on two localhost ports) attached to every agent and watching agent 0, no \
+         client connected: each tick asks it whether its agent is followed and hooked.\n\
+         - **bt-groot2-polled-10hz**: the same, with a client on another thread asking for the \
+         statuses 10 times a second: agent 0's statuses are recorded every tick, and the server \
+         thread answers.\n"
     )
     .unwrap();
-    writeln!(o, "|---:|---|---:|---:|---:|").unwrap();
+    writeln!(
+        o,
+        "| agents | variant | ns per agent-tick | / hand | / bt-no-context | / bt-notrace |"
+    )
+    .unwrap();
+    writeln!(o, "|---:|---|---:|---:|---:|---:|").unwrap();
     for count in COUNTS {
         let mean = |v: Variant| bt_bench::report::mean_ns(dir, &group(count), v.name());
         let (hand, base) = (mean(Variant::Hand), mean(Variant::NoContext));
+        let notrace = mean(Variant::NoTrace);
         for v in Variant::ALL {
             let Some(ns) = mean(v) else { continue };
             let per = ns / count as f64;
             let ratio = |b: Option<f64>| b.map_or("-".into(), |b| format!("{:.2}", ns / b));
             writeln!(
                 o,
-                "| {count} | {} | {per:.2} | {} | {} |",
+                "| {count} | {} | {per:.2} | {} | {} | {} |",
                 v.name(),
                 ratio(hand),
-                ratio(base)
+                ratio(base),
+                ratio(notrace)
             )
             .unwrap();
         }

@@ -160,6 +160,53 @@ pub enum Variant {
     /// Generated, with node hooks attached to every agent that let every
     /// node run and change nothing ([`NoopHooks`]).
     Hooked,
+    /// Generated, with a Groot2 server (`bt_groot::Groot2`) attached to
+    /// every agent, watching agent 0, no client connected.
+    GrootIdle,
+    /// The same, with a client asking for the statuses 10 times a second:
+    /// agent 0's statuses are recorded.
+    GrootPolled,
+}
+
+/// A Groot2 client on its own thread asking for the statuses every 100 ms
+/// until dropped.
+pub struct Poller {
+    stop: Option<std::sync::mpsc::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Poller {
+    /// Starts polling `server`.
+    pub fn start(server: std::net::SocketAddr) -> Poller {
+        let (stop, stopped) = std::sync::mpsc::channel::<()>();
+        let timeout = std::time::Duration::from_secs(5);
+        let mut req = bt_groot::zmtp::Req::connect(server, timeout).expect("the server answers");
+        let ask = move |req: &mut bt_groot::zmtp::Req| {
+            req.request(&[&[2, b'S', 0, 0, 0, 0]]).expect("a status reply")
+        };
+        // Connected before the herd ticks: its statuses are followed.
+        ask(&mut req);
+        let thread = std::thread::spawn(move || {
+            while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+                stopped.recv_timeout(std::time::Duration::from_millis(100))
+            {
+                ask(&mut req);
+            }
+        });
+        Poller {
+            stop: Some(stop),
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for Poller {
+    fn drop(&mut self) {
+        drop(self.stop.take());
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
 }
 
 /// Node hooks that let every node run and change no status: what the hook
@@ -182,7 +229,7 @@ pub const RING: usize = 16;
 
 impl Variant {
     /// Every variant.
-    pub const ALL: [Variant; 7] = [
+    pub const ALL: [Variant; 9] = [
         Variant::Hand,
         Variant::NoContext,
         Variant::NoTrace,
@@ -190,6 +237,8 @@ impl Variant {
         Variant::TracerOtherAgent,
         Variant::Recorded,
         Variant::Hooked,
+        Variant::GrootIdle,
+        Variant::GrootPolled,
     ];
 
     /// Benchmark name.
@@ -202,6 +251,8 @@ impl Variant {
             Variant::TracerOtherAgent => "bt-tracer-other-agent",
             Variant::Recorded => "bt-recorder",
             Variant::Hooked => "bt-hooks-noop",
+            Variant::GrootIdle => "bt-groot2-no-client",
+            Variant::GrootPolled => "bt-groot2-polled-10hz",
         }
     }
 }
@@ -240,6 +291,9 @@ pub struct Herd {
     plain: Vec<DeciderPlain>,
     hand: Vec<HandDecider>,
     recorder: Option<Recorder>,
+    /// Dropped before the server: fields drop in order.
+    _poller: Option<Poller>,
+    groot: Option<bt_groot::Groot2>,
     now: f64,
     /// Hash of the statuses returned.
     pub statuses: u64,
@@ -248,6 +302,12 @@ pub struct Herd {
 impl Herd {
     /// A herd of `count` fresh agents.
     pub fn new(variant: Variant, count: usize) -> Herd {
+        let groot = matches!(variant, Variant::GrootIdle | Variant::GrootPolled).then(|| {
+            bt_groot::Groot2::serve::<Decider>(bt_groot::Options::new().port(0))
+                .expect("two free ports")
+        });
+        let poller = (variant == Variant::GrootPolled)
+            .then(|| Poller::start(groot.as_ref().expect("served").address()));
         Herd {
             variant,
             npcs: (0..count as u64).map(Npc::new).collect(),
@@ -255,6 +315,8 @@ impl Herd {
             plain: vec![DeciderPlain::default(); count],
             hand: vec![HandDecider::default(); count],
             recorder: (variant == Variant::Recorded).then(|| Recorder::new::<Decider>(count, RING)),
+            _poller: poller,
+            groot,
             now: 0.0,
             statuses: 0,
         }
@@ -273,6 +335,7 @@ impl Herd {
             plain,
             hand,
             recorder,
+            groot,
             now,
             statuses,
             ..
@@ -303,6 +366,12 @@ impl Herd {
             Variant::Hooked => each(npcs, now, statuses, |i, npc, cx| {
                 ours[i].tick(npc, &cx.trace(&NoopHooks))
             }),
+            Variant::GrootIdle | Variant::GrootPolled => {
+                let groot = groot.as_ref().expect("the served herd has one");
+                each(npcs, now, statuses, |i, npc, cx| {
+                    ours[i].tick(npc, &cx.trace(groot))
+                });
+            }
         }
     }
 
