@@ -125,9 +125,13 @@ fn report(dir: &Path) -> String {
     .unwrap();
     writeln!(
         o,
-        "- **bt-groot2-no-client**: generated, with a Groot2 server (`bt_groot::Groot2`, \
-         serving on two localhost ports) attached to every agent and watching agent 0, no \
-         client connected: each tick asks it whether its agent is followed and hooked.\n\
+        "- **bt-groot2-attached-no-client**: generated, with a Groot2 server \
+         (`bt_groot::Groot2`, serving on two localhost ports) attached to every agent's \
+         context and watching agent 0, no client connected: each tick asks it whether its \
+         agent is followed and hooked, and the tick is the traced one.\n\
+         - **bt-groot2-no-client**: the same server, each agent ticked with it only when \
+         `groot.follows(agent)` (the watched agent, with a client connected), else with \
+         `NoTrace`: the integration the crate documents.\n\
          - **bt-groot2-polled-10hz**: the same, with a client on another thread asking for the \
          statuses 10 times a second: agent 0's statuses are recorded every tick, and the server \
          thread answers.\n"

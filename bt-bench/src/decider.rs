@@ -161,8 +161,11 @@ pub enum Variant {
     /// node run and change nothing ([`NoopHooks`]).
     Hooked,
     /// Generated, with a Groot2 server (`bt_groot::Groot2`) attached to
-    /// every agent, watching agent 0, no client connected.
-    GrootIdle,
+    /// every agent's context, watching agent 0, no client connected.
+    GrootAttached,
+    /// Generated, each agent ticked with the server only when
+    /// `Groot2::follows` it, else with `NoTrace`; no client connected.
+    GrootDispatched,
     /// The same, with a client asking for the statuses 10 times a second:
     /// agent 0's statuses are recorded.
     GrootPolled,
@@ -182,7 +185,8 @@ impl Poller {
         let timeout = std::time::Duration::from_secs(5);
         let mut req = bt_groot::zmtp::Req::connect(server, timeout).expect("the server answers");
         let ask = move |req: &mut bt_groot::zmtp::Req| {
-            req.request(&[&[2, b'S', 0, 0, 0, 0]]).expect("a status reply")
+            req.request(&[&[2, b'S', 0, 0, 0, 0]])
+                .expect("a status reply")
         };
         // Connected before the herd ticks: its statuses are followed.
         ask(&mut req);
@@ -229,7 +233,7 @@ pub const RING: usize = 16;
 
 impl Variant {
     /// Every variant.
-    pub const ALL: [Variant; 9] = [
+    pub const ALL: [Variant; 10] = [
         Variant::Hand,
         Variant::NoContext,
         Variant::NoTrace,
@@ -237,7 +241,8 @@ impl Variant {
         Variant::TracerOtherAgent,
         Variant::Recorded,
         Variant::Hooked,
-        Variant::GrootIdle,
+        Variant::GrootAttached,
+        Variant::GrootDispatched,
         Variant::GrootPolled,
     ];
 
@@ -251,7 +256,8 @@ impl Variant {
             Variant::TracerOtherAgent => "bt-tracer-other-agent",
             Variant::Recorded => "bt-recorder",
             Variant::Hooked => "bt-hooks-noop",
-            Variant::GrootIdle => "bt-groot2-no-client",
+            Variant::GrootAttached => "bt-groot2-attached-no-client",
+            Variant::GrootDispatched => "bt-groot2-no-client",
             Variant::GrootPolled => "bt-groot2-polled-10hz",
         }
     }
@@ -302,7 +308,11 @@ pub struct Herd {
 impl Herd {
     /// A herd of `count` fresh agents.
     pub fn new(variant: Variant, count: usize) -> Herd {
-        let groot = matches!(variant, Variant::GrootIdle | Variant::GrootPolled).then(|| {
+        let groot = matches!(
+            variant,
+            Variant::GrootAttached | Variant::GrootDispatched | Variant::GrootPolled
+        )
+        .then(|| {
             bt_groot::Groot2::serve::<Decider>(bt_groot::Options::new().port(0))
                 .expect("two free ports")
         });
@@ -366,10 +376,20 @@ impl Herd {
             Variant::Hooked => each(npcs, now, statuses, |i, npc, cx| {
                 ours[i].tick(npc, &cx.trace(&NoopHooks))
             }),
-            Variant::GrootIdle | Variant::GrootPolled => {
+            Variant::GrootAttached => {
                 let groot = groot.as_ref().expect("the served herd has one");
                 each(npcs, now, statuses, |i, npc, cx| {
                     ours[i].tick(npc, &cx.trace(groot))
+                });
+            }
+            Variant::GrootDispatched | Variant::GrootPolled => {
+                let groot = groot.as_ref().expect("the served herd has one");
+                each(npcs, now, statuses, |i, npc, cx| {
+                    if groot.follows(i as u64) {
+                        ours[i].tick(npc, &cx.trace(groot))
+                    } else {
+                        ours[i].tick(npc, cx)
+                    }
                 });
             }
         }

@@ -204,7 +204,7 @@ pub fn python() -> Result<PathBuf, String> {
     }
     let why = format!(
         "no Python with behaviortreepy (tried {candidates:?}); to run the BehaviorTree.CPP \
-         tests: python3 -m venv .venv-btcpp && .venv-btcpp/bin/pip install behaviortreepy==0.1.4"
+         tests: python3 -m venv .venv-btcpp && .venv-btcpp/bin/pip install behaviortreepy==0.1.4 pyzmq==27.3.0"
     );
     if std::env::var_os("BT_REQUIRE_BTCPP").is_some() {
         panic!("BT_REQUIRE_BTCPP is set, but {why}");
