@@ -12,18 +12,23 @@
 //! are doing.
 //!
 //! Run with `cargo run --release -p arbortick-bevy --example barracks`
-//! (`-- --agents N --seconds S` to change the size).
+//! (`-- --agents N --seconds S` to change the size). With `--groot PORT`
+//! the app serves Groot2's monitor on `localhost:PORT` and runs in real
+//! time: Groot2 follows the first guard recruited (`--watch N` for the
+//! N-th), stops it at breakpoints and replaces its nodes' results.
 
 use bevy_app::{App, TaskPoolPlugin, Update};
 use bevy_ecs::prelude::*;
 use bevy_ecs::reflect::ReflectComponent;
 use bevy_time::{Time, TimePlugin, TimeUpdateStrategy};
 use bt::prelude::*;
-use bt::{ActiveNode, Ctx};
+use bt::{ActiveNode, Ctx, Trace};
 use bt_bevy::{
-    AgentTree, DecisionFlags, Senses, StimuliFlags, TreeFinished, TreePlugin, TreeShared,
-    TreeSystems, expire_stimuli,
+    AgentTree, DecisionFlags, Senses, StimuliFlags, TracedAgentTree, TreeFinished, TreePlugin,
+    TreeShared, TreeSystems, TreeTrace, expire_stimuli,
 };
+use bt_groot::{Groot2, Options};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -127,7 +132,7 @@ behavior_tree! {
     #[derive(Component)]
     #[bt(reflect)]
     #[reflect(Component)]
-    pub tree Duty(me: &mut Guard, #[context] cx: &Ctx<Shift, Alert>, shared: &DutyShared) {
+    pub tree Duty(me: &mut Guard, #[context] cx: &Ctx<Shift, Alert, impl Trace>, shared: &DutyShared) {
         prioritized {
             'respond: stimuli(any = Alert::NOISE) when me.ammo > 0 && me.noise != me.answered => sequence {
                 'approach: MoveTo { to: me.noise },
@@ -161,8 +166,22 @@ impl AgentTree for Duty {
         self.tick(me, cx, shared)
     }
 
-    fn reset_agent(&mut self, me: &mut Guard, _: &Ctx<Shift, Alert>, shared: &DutyShared) {
-        self.reset(me, shared)
+    fn reset_agent(&mut self, me: &mut Guard, cx: &Ctx<Shift, Alert>, shared: &DutyShared) {
+        self.reset(me, cx, shared)
+    }
+}
+
+/// With `--groot`, the watched guard ticks with the Groot2 server attached.
+impl TracedAgentTree for Duty {
+    type Hook = Groot2;
+
+    fn tick_traced(
+        &mut self,
+        me: &mut Guard,
+        cx: &Ctx<Shift, Alert, &Groot2>,
+        shared: &DutyShared,
+    ) -> Status {
+        self.tick(me, cx, shared)
     }
 }
 
@@ -233,6 +252,7 @@ fn branch(state: &Duty) -> Option<&'static str> {
 fn main() {
     let mut args = std::env::args().skip(1);
     let (mut agents, mut seconds, mut hot) = (10_000u64, 20u32, false);
+    let (mut groot, mut watch) = (None, 0u64);
     while let Some(arg) = args.next() {
         if arg == "--hot" {
             hot = true;
@@ -242,8 +262,12 @@ fn main() {
         match (arg.as_str(), value) {
             ("--agents", Some(n)) => agents = n,
             ("--seconds", Some(n)) => seconds = n as u32,
+            ("--groot", Some(port)) => groot = Some(port as u16),
+            ("--watch", Some(n)) => watch = n,
             _ => {
-                eprintln!("usage: barracks [--agents N] [--seconds S] [--hot]");
+                eprintln!(
+                    "usage: barracks [--agents N] [--seconds S] [--hot] [--groot PORT [--watch N]]"
+                );
                 std::process::exit(2);
             }
         }
@@ -269,7 +293,7 @@ fn main() {
         .insert_resource(TimeUpdateStrategy::ManualDuration(
             Duration::from_secs(1) / HZ,
         ))
-        .add_plugins(TreePlugin::<Duty>::new(Update))
+        .add_plugins(TreePlugin::<Duty>::new(Update).traced())
         .register_type::<Duty>()
         .init_resource::<Tally>()
         .add_systems(
@@ -279,8 +303,19 @@ fn main() {
                 .in_set(TreeSystems::Sense),
         )
         .add_systems(Update, count_finished.after(TreeSystems::Tick));
-    app.world_mut().spawn_batch((0..agents).map(recruit));
+    let recruited: Vec<Entity> = app
+        .world_mut()
+        .spawn_batch((0..agents).map(recruit))
+        .collect();
     let mut next_seed = agents;
+    if let Some(port) = groot {
+        let server = Groot2::serve::<Duty>(Options::new().port(port)).expect("the port is free");
+        let guard = recruited[(watch as usize).min(recruited.len() - 1)];
+        server.watch(guard.to_bits());
+        println!("Groot2: connect the monitor to localhost:{port} (guard {guard}); real time\n");
+        app.insert_resource(TreeTrace::<Duty>(Arc::new(server)));
+    }
+    let realtime = hot || groot.is_some();
 
     println!(
         "{agents} guards, {} bytes of tree state each ({} nodes); the armory takes {ARMORY} at a time\n",
@@ -296,8 +331,8 @@ fn main() {
             app.update();
             busy += frame.elapsed();
         }
-        if hot {
-            // Live: a simulated second takes a second.
+        if realtime {
+            // Live or watched: a simulated second takes a second.
             std::thread::sleep(Duration::from_secs(1).saturating_sub(wall.elapsed()));
         }
         // Casualties: one guard in a hundred falls, mid-action or not, and

@@ -103,6 +103,11 @@
 //! - **Order.** [`TreeSystems::Sense`] runs before [`TreeSystems::Tick`]:
 //!   put systems that write flags or agent data before the tick, and
 //!   systems that act on what the trees decided after it.
+//! - **Tracing.** A plugin built [`traced`](TreePlugin::traced) ticks the
+//!   agents that the resource [`TreeTrace<T>`]'s hook wants with that hook
+//!   attached (a Groot2 server from `arbortick-groot` following one entity,
+//!   a recorder), and every other agent as without it; the tree implements
+//!   [`TracedAgentTree`] too. `barracks --groot PORT` shows it.
 //! - **Finishing.** A tick that ends in `Success` or `Failure` writes a
 //!   [`TreeFinished`] message; the next tick starts the tree over.
 //! - **Leaving.** Removing the state, inserting a new one over it,
@@ -125,7 +130,7 @@ use bevy_ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy_ecs::utils::Parallel;
 use bevy_time::Time;
 use bt::bitflags::Flags;
-use bt::{BehaviorTree, Ctx, Status};
+use bt::{BehaviorTree, Ctx, Status, Trace};
 use core::fmt;
 use core::marker::PhantomData;
 use core::ops::{Deref, DerefMut};
@@ -163,6 +168,43 @@ pub trait AgentTree: BehaviorTree + Component<Mutability = Mutable> {
         cx: &Ctx<Self::Decision, Self::Stimuli>,
         shared: &Self::Shared,
     );
+}
+
+/// An [`AgentTree`] whose agents can also tick with a trace hook held as
+/// the resource [`TreeTrace<T>`]: a Groot2 server (`arbortick-groot`), a
+/// [`Recorder`](bt::record::Recorder), test hooks. Declare the tree's
+/// context as `Ctx<D, S, impl Trace>` and forward both methods to its
+/// `tick`; add the plugin [`traced`](TreePlugin::traced).
+///
+/// An agent the hook wants nothing of (its [`Trace::level`] is 0, it
+/// follows no statuses and calls no node hooks for it) ticks through
+/// [`AgentTree::tick_agent`], as compiled without tracing: a hook that
+/// follows one agent costs the others its three questions.
+pub trait TracedAgentTree: AgentTree {
+    /// The hook.
+    type Hook: Trace + Send + Sync + 'static;
+
+    /// Ticks the tree once for one agent, with the hook attached.
+    fn tick_traced(
+        &mut self,
+        agent: &mut Self::Agent,
+        cx: &Ctx<Self::Decision, Self::Stimuli, &Self::Hook>,
+        shared: &Self::Shared,
+    ) -> Status;
+}
+
+/// The trace hook the agents of tree `T` tick with, for a plugin built
+/// [`traced`](TreePlugin::traced); shared with the rest of the program
+/// through the `Arc` (a Groot2 server's `watch`, say). Without it, they
+/// tick untraced.
+#[derive(Resource)]
+pub struct TreeTrace<T: TracedAgentTree>(pub Arc<T::Hook>);
+
+impl<T: TracedAgentTree> Deref for TreeTrace<T> {
+    type Target = T::Hook;
+    fn deref(&self) -> &T::Hook {
+        &self.0
+    }
 }
 
 /// The system sets of the plugin, in the schedule each tree runs in:
@@ -329,8 +371,14 @@ pub struct TreePlugin<T> {
     batching: BatchingStrategy,
     /// Whether ticks mark the state and the agent as changed.
     mark_changed: bool,
+    /// The tick system, for a tree ticked with a hook; the plain one
+    /// otherwise.
+    traced: Option<TickSystem>,
     tree: PhantomData<fn() -> T>,
 }
+
+/// Adds a tick system: `(app, schedule, batching, mark_changed)`.
+type TickSystem = fn(&mut App, InternedScheduleLabel, BatchingStrategy, bool);
 
 /// The default smallest batch of agents a thread ticks: fewer agents than
 /// this are ticked on the system's own thread, since handing them to the
@@ -346,6 +394,7 @@ impl<T> TreePlugin<T> {
                 .min_batch_size(DEFAULT_MIN_BATCH)
                 .batches_per_thread(4),
             mark_changed: true,
+            traced: None,
             tree: PhantomData,
         }
     }
@@ -375,6 +424,27 @@ impl<T> TreePlugin<T> {
     }
 }
 
+impl<T: TracedAgentTree> TreePlugin<T> {
+    /// Ticks each agent that the [`TreeTrace<T>`] resource's hook wants
+    /// with the hook attached (see [`TracedAgentTree`]); the others, and
+    /// every agent while the resource is absent, as without it.
+    pub fn traced(mut self) -> Self {
+        self.traced = Some(|app, schedule, batching, mark_changed| {
+            let system = if mark_changed {
+                tick_traced::<T, true>
+                    .with_input(batching)
+                    .in_set(TreeSystems::Tick)
+            } else {
+                tick_traced::<T, false>
+                    .with_input(batching)
+                    .in_set(TreeSystems::Tick)
+            };
+            app.add_systems(schedule, system);
+        });
+        self
+    }
+}
+
 impl<T> Default for TreePlugin<T> {
     /// Ticks the tree in `Update`.
     fn default() -> Self {
@@ -384,10 +454,22 @@ impl<T> Default for TreePlugin<T> {
 
 impl<T: AgentTree> Plugin for TreePlugin<T> {
     fn build(&self, app: &mut App) {
+        app.init_resource::<TreeShared<T>>()
+            .add_message::<TreeFinished<T>>()
+            .configure_sets(
+                self.schedule,
+                (TreeSystems::Sense, TreeSystems::Tick).chain(),
+            )
+            .add_observer(halt_discarded_state::<T>)
+            .add_observer(halt_removed_agent::<T>);
         // One system per setting of change detection, so that each is
         // compiled for its own (the choice inside the loop costs more than
         // the change ticks it saves).
         let batching = self.batching.clone();
+        if let Some(add) = self.traced {
+            add(app, self.schedule, batching, self.mark_changed);
+            return;
+        }
         let system = if self.mark_changed {
             tick::<T, true>
                 .with_input(batching)
@@ -397,15 +479,7 @@ impl<T: AgentTree> Plugin for TreePlugin<T> {
                 .with_input(batching)
                 .in_set(TreeSystems::Tick)
         };
-        app.init_resource::<TreeShared<T>>()
-            .add_message::<TreeFinished<T>>()
-            .configure_sets(
-                self.schedule,
-                (TreeSystems::Sense, TreeSystems::Tick).chain(),
-            )
-            .add_systems(self.schedule, system)
-            .add_observer(halt_discarded_state::<T>)
-            .add_observer(halt_removed_agent::<T>);
+        app.add_systems(self.schedule, system);
     }
 }
 
@@ -428,12 +502,80 @@ fn tick<T: AgentTree, const MARK_CHANGED: bool>(
     batching: InMut<BatchingStrategy>,
     time: Res<Time>,
     shared: Res<TreeShared<T>>,
+    agents: AgentQuery<T>,
+    finished: Local<Parallel<Vec<TreeFinished<T>>>>,
+    messages: MessageWriter<TreeFinished<T>>,
+) {
+    let shared: &T::Shared = &shared;
+    drive(
+        &batching,
+        &time,
+        agents,
+        finished,
+        messages,
+        |entity, state, agent, cx| {
+            tick_one::<T, MARK_CHANGED>(entity, state, agent, cx, |state, agent, cx| {
+                state.tick_agent(agent, cx, shared)
+            })
+        },
+    );
+}
+
+/// The system of a plugin built [`traced`](TreePlugin::traced): as
+/// [`tick`], an agent the hook of [`TreeTrace<T>`] wants (by its level,
+/// statuses or node hooks) ticked with the hook attached.
+fn tick_traced<T: TracedAgentTree, const MARK_CHANGED: bool>(
+    batching: InMut<BatchingStrategy>,
+    time: Res<Time>,
+    shared: Res<TreeShared<T>>,
+    hook: Option<Res<TreeTrace<T>>>,
+    agents: AgentQuery<T>,
+    finished: Local<Parallel<Vec<TreeFinished<T>>>>,
+    messages: MessageWriter<TreeFinished<T>>,
+) {
+    let shared: &T::Shared = &shared;
+    let hook: Option<&T::Hook> = hook.as_deref().map(|h| &*h.0);
+    drive(
+        &batching,
+        &time,
+        agents,
+        finished,
+        messages,
+        |entity, state, agent, cx| {
+            tick_one::<T, MARK_CHANGED>(entity, state, agent, cx, |state, agent, cx| match hook {
+                Some(hook) if wants(hook, cx.agent) => {
+                    state.tick_traced(agent, &cx.trace(hook), shared)
+                }
+                _ => state.tick_agent(agent, cx, shared),
+            })
+        },
+    );
+}
+
+/// Whether `hook` wants anything of a tick of `agent`.
+#[inline(always)]
+fn wants<H: Trace>(hook: &H, agent: u64) -> bool {
+    H::ENABLED && (hook.statuses(agent) || hook.level(agent) > 0 || (H::HOOKS && hook.hooks(agent)))
+}
+
+/// Runs `one` for every agent of the query, on this thread or in parallel,
+/// and writes what finished as messages.
+#[inline(always)]
+fn drive<T: AgentTree>(
+    batching: &BatchingStrategy,
+    time: &Time,
     mut agents: AgentQuery<T>,
     mut finished: Local<Parallel<Vec<TreeFinished<T>>>>,
     mut messages: MessageWriter<TreeFinished<T>>,
+    one: impl Fn(
+        Entity,
+        Mut<T>,
+        Mut<T::Agent>,
+        &Ctx<T::Decision, T::Stimuli>,
+    ) -> Option<TreeFinished<T>>
+    + Sync,
 ) {
     let clock = Ctx::<T::Decision, T::Stimuli>::new(time.elapsed_secs_f64(), time.delta_secs_f64());
-    let shared: &T::Shared = &shared;
     let finished_ref = &*finished;
     // Below one batch, the task pool would cost more than the ticks.
     let count = agents.iter().size_hint().1.unwrap_or(usize::MAX);
@@ -444,7 +586,7 @@ fn tick<T: AgentTree, const MARK_CHANGED: bool>(
             .iter_mut()
             .for_each(|(entity, state, agent, flags, stimuli)| {
                 let cx = context(clock, entity, flags, stimuli);
-                if let Some(end) = tick_one::<T, MARK_CHANGED>(entity, state, agent, &cx, shared) {
+                if let Some(end) = one(entity, state, agent, &cx) {
                     done.push(end);
                 }
             });
@@ -457,9 +599,7 @@ fn tick<T: AgentTree, const MARK_CHANGED: bool>(
                 || finished_ref.borrow_local_mut(),
                 |done, (entity, state, agent, flags, stimuli)| {
                     let cx = context(clock, entity, flags, stimuli);
-                    if let Some(end) =
-                        tick_one::<T, MARK_CHANGED>(entity, state, agent, &cx, shared)
-                    {
+                    if let Some(end) = one(entity, state, agent, &cx) {
                         done.push(end);
                     }
                 },
@@ -488,22 +628,20 @@ fn context<D: Flags + Copy + Send + Sync + 'static, S: Flags + Copy + Send + Syn
     cx
 }
 
-/// Ticks one agent; what finished, to be written as a message.
+/// Ticks one agent with `tick`; what finished, to be written as a message.
 #[inline(always)]
 fn tick_one<T: AgentTree, const MARK_CHANGED: bool>(
     entity: Entity,
     mut state: Mut<T>,
     mut agent: Mut<T::Agent>,
     cx: &Ctx<T::Decision, T::Stimuli>,
-    shared: &T::Shared,
+    tick: impl FnOnce(&mut T, &mut T::Agent, &Ctx<T::Decision, T::Stimuli>) -> Status,
 ) -> Option<TreeFinished<T>> {
     let status = if MARK_CHANGED {
-        state.tick_agent(&mut agent, cx, shared)
+        tick(&mut state, &mut agent, cx)
     } else {
         let agent = agent.bypass_change_detection();
-        state
-            .bypass_change_detection()
-            .tick_agent(agent, cx, shared)
+        tick(state.bypass_change_detection(), agent, cx)
     };
     status.is_done().then(|| TreeFinished::new(entity, status))
 }
