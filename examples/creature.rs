@@ -454,8 +454,9 @@ fn main() -> std::io::Result<()> {
         let groot = Groot2::serve::<CreatureBrain>(Options::new().port(port))?;
         groot.watch(watch);
         println!(
-            "Groot2: connect the monitor to localhost:{port} (creature {watch}); \
-             ticking in real time until {seconds} s\n"
+            "Groot2: connect the monitor to {} (creature {watch}); ticking in real time \
+             until {seconds} s\n",
+            groot.address()
         );
         run_groot(&mut world, seconds, &groot, true, |w| {
             if ((w.now / DT) as u64).is_multiple_of(4) {

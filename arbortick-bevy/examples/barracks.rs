@@ -312,7 +312,10 @@ fn main() {
         let server = Groot2::serve::<Duty>(Options::new().port(port)).expect("the port is free");
         let guard = recruited[(watch as usize).min(recruited.len() - 1)];
         server.watch(guard.to_bits());
-        println!("Groot2: connect the monitor to localhost:{port} (guard {guard}); real time\n");
+        println!(
+            "Groot2: connect the monitor to {} (guard {guard}); real time\n",
+            server.address()
+        );
         app.insert_resource(TreeTrace::<Duty>(Arc::new(server)));
     }
     let realtime = hot || groot.is_some();
