@@ -5,12 +5,12 @@
 //! recorded transitions, and sets breakpoints and replacements on nodes.
 //!
 //! ```no_run
-//! use bt::NoFlags;
 //! use bt::prelude::*;
+//! use bt::{NoFlags, Trace};
 //! use bt_groot::{Groot2, Options};
 //!
 //! bt::behavior_tree! {
-//!     tree Patrol(me: &mut f32, cx: &Ctx<NoFlags, NoFlags, &Groot2>) {
+//!     tree Patrol(me: &mut f32, cx: &Ctx<NoFlags, NoFlags, impl Trace>) {
 //!         sequence { 'ready: cond *me > 0.0, 'walk: instant { *me -= 1.0; Outcome::Success } }
 //!     }
 //! }
@@ -23,12 +23,22 @@
 //! for frame in 0..600u32 {
 //!     let now = f64::from(frame) / 60.0;
 //!     for (id, (state, me)) in agents.iter_mut().enumerate() {
-//!         let cx = Ctx::new(now, 1.0 / 60.0).agent(id as u64).trace(&groot);
-//!         state.tick(me, &cx);
+//!         let cx = Ctx::new(now, 1.0 / 60.0).agent(id as u64);
+//!         // The agent Groot2 follows ticks with the server attached; the
+//!         // others as compiled without it.
+//!         if groot.follows(id as u64) {
+//!             state.tick(me, &cx.trace(&groot));
+//!             groot.set_value("me", *me); // shown in Groot2's blackboard view
+//!         } else {
+//!             state.tick(me, &cx);
+//!         }
 //!     }
-//!     groot.set_value("frame", frame); // shown in Groot2's blackboard view
 //! }
 //! ```
+//!
+//! A tree whose context names the server's type (`Ctx<D, S, &Groot2>`)
+//! ticks every agent with it, at a cost (see [Cost](#cost)). In Bevy,
+//! `arbortick-bevy`'s `TreePlugin::traced` does the dispatch above.
 //!
 //! # What it serves
 //!
@@ -51,8 +61,19 @@
 //! tree's one hook point, so a replaced node follows the rule of the `bt`
 //! crate's reference ("Node hooks"). After five seconds without a request
 //! ([`Options::heartbeat`]) every hook is disabled and a waiting breakpoint
-//! released, so a closed Groot2 never leaves the program stuck; the next
-//! request enables them again.
+//! released, so a closed Groot2 never leaves the program stuck; they are
+//! enabled again once the next request is answered.
+//!
+//! # Values
+//!
+//! Groot2's blackboard view shows, under the tree's name, the values the
+//! program sets with [`Groot2::set_value`] (any `serde_json::Value`: a
+//! number, a string, an object), until set again or
+//! [`cleared`](Groot2::clear_values). The tree's state holds no names for
+//! the data its expressions read, so nothing shows by itself: set, after
+//! each tick of the followed agent, what a person debugging it wants to
+//! see (its position, its target, the value a running `when let` branch
+//! was entered with, which the agent's own data holds).
 //!
 //! # One agent at a time
 //!
@@ -118,6 +139,11 @@
 //!   unhalted.
 //! - Transition times are the ticks' times ([`Context::now`]), counted from
 //!   the first tick recorded; the publisher uses its clock at each change.
+//! - Statuses are recorded from a client's first request on (see
+//!   [Cost](#cost)); the publisher records them from the start.
+//! - The blackboard reply answers the tree's own name only (with the
+//!   values set); the publisher answers each subtree instance's name with
+//!   its blackboard.
 //!
 //! [`Context::now`]: bt_runtime::Context::now
 
@@ -720,7 +746,8 @@ fn answer(inner: &Inner, body: &[Vec<u8>]) -> Vec<Vec<u8>> {
         b'B' => {
             let names = text().unwrap_or_default();
             let state = lock(&inner.state);
-            let wanted: Vec<&str> = names.split(';').filter(|n| *n == inner.name).collect();
+            let mut wanted: Vec<&str> = names.split(';').filter(|n| *n == inner.name).collect();
+            wanted.dedup();
             let mut out = Vec::new();
             msgpack::length(wanted.len(), 0x80, 0xde, 0xdf, &mut out);
             for name in wanted {
