@@ -70,6 +70,17 @@
 //! t.print_state(0.75, &mut state).unwrap();
 //! assert_eq!(state, "*0 (prioritized)\n  *1 'idle (wait wait(1)) 0.25s\n");
 //! ```
+//!
+//! ## Live, in Groot2
+//!
+//! The `arbortick-groot` crate serves Groot2's live monitor protocol from
+//! a running program, as such a hook: Groot2 shows one agent's tree with
+//! its statuses, and sets breakpoints and replacements on its nodes through
+//! [`Trace::before`] and [`Trace::after`]. Ticking only the agent it
+//! `follows` with it attached, and the others as above, keeps its cost to
+//! one check per tick. The README's "Watching a running program in
+//! Groot2" has the commands; `examples/creature.rs` (`--groot PORT`) shows
+//! it.
 
 #[allow(unused_imports)]
 use crate::*;
