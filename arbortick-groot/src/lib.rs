@@ -520,17 +520,8 @@ impl Groot2 {
     /// Whether a tick of `agent` needs the server now: `agent` is watched
     /// and a client is connected. Trees whose context is
     /// `Ctx<D, S, impl Trace>` can tick every other agent without it, as
-    /// compiled without tracing:
-    ///
-    /// ```ignore
-    /// if groot.follows(id) {
-    ///     state.tick(me, &cx.trace(&groot))
-    /// } else {
-    ///     state.tick(me, &cx)
-    /// }
-    /// ```
-    ///
-    /// One load and one comparison per tick; see the [crate docs](crate#cost).
+    /// compiled without tracing, as the [crate example](crate) does: one
+    /// load and one comparison per tick (see [Cost](crate#cost)).
     #[inline]
     pub fn follows(&self, agent: u64) -> bool {
         agent == self.inner.followed.load(Ordering::Relaxed)
@@ -1015,7 +1006,12 @@ impl Inner {
         let set = &mut state.hooks[at_index];
         set.waiting = false;
         set.ready = false;
-        if !set.hook.enabled || std::mem::take(&mut set.pass) {
+        // Disabled, released by a change of the watched agent, or by the
+        // server stopping: the node runs as if no hook were set.
+        if !set.hook.enabled
+            || std::mem::take(&mut set.pass)
+            || self.stopping.load(Ordering::SeqCst)
+        {
             return None;
         }
         let status = set.hook.status();

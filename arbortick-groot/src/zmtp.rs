@@ -20,9 +20,16 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
-/// Frames larger than this close the connection: no Groot2 request comes
-/// near it, and a peer cannot make the server allocate more.
-pub const MAX_FRAME: u64 = 16 << 20;
+/// A message larger than this (its frames' bytes together) closes the
+/// connection: no Groot2 request comes near it (the largest, a list of
+/// hooks, is a few kilobytes), and a peer cannot make the server hold
+/// more. A frame's bytes are read as they arrive, so a size announced and
+/// not sent allocates nothing. Replies (the tree's XML) are not limited.
+pub const MAX_MESSAGE: u64 = 1 << 20;
+
+/// The largest message the clients ([`Req`], [`Sub`]) read: a tree's XML
+/// of any size.
+const CLIENT_LIMIT: u64 = 1 << 30;
 
 /// Frames in one message before the connection is closed.
 pub const MAX_FRAMES: usize = 64;
@@ -103,7 +110,7 @@ pub fn handshake(stream: &mut TcpStream, kind: Kind) -> io::Result<()> {
     }
     write_frame(stream, &ready, FLAG_COMMAND)?;
     stream.flush()?;
-    let (flags, body) = read_frame(stream)?;
+    let (flags, body) = read_frame(stream, 4096)?;
     if flags & FLAG_COMMAND == 0 || !body.starts_with(b"\x05READY") {
         return Err(invalid("no READY command"));
     }
@@ -146,7 +153,7 @@ fn write_frame(out: &mut impl Write, body: &[u8], flags: u8) -> io::Result<()> {
     out.write_all(body)
 }
 
-fn read_frame(input: &mut impl Read) -> io::Result<(u8, Vec<u8>)> {
+fn read_frame(input: &mut impl Read, limit: u64) -> io::Result<(u8, Vec<u8>)> {
     let mut flags = [0u8; 1];
     input.read_exact(&mut flags)?;
     let flags = flags[0];
@@ -162,11 +169,14 @@ fn read_frame(input: &mut impl Read) -> io::Result<(u8, Vec<u8>)> {
         input.read_exact(&mut size)?;
         u64::from(size[0])
     };
-    if size > MAX_FRAME {
-        return Err(invalid("frame too large"));
+    if size > limit {
+        return Err(invalid("message too large"));
     }
-    let mut body = vec![0u8; size as usize];
-    input.read_exact(&mut body)?;
+    let mut body = Vec::new();
+    input.take(size).read_to_end(&mut body)?;
+    if body.len() as u64 != size {
+        return Err(io::ErrorKind::UnexpectedEof.into());
+    }
     Ok((flags, body))
 }
 
@@ -181,11 +191,14 @@ pub fn write_message(out: &mut impl Write, frames: &[&[u8]]) -> io::Result<()> {
     out.flush()
 }
 
-/// Reads the next message, answering `PING` and skipping other commands.
-pub fn read_message(stream: &mut TcpStream) -> io::Result<Message> {
+/// Reads the next message of at most `limit` bytes (a larger one is an
+/// error), answering `PING` and skipping other commands.
+pub fn read_message(stream: &mut TcpStream, limit: u64) -> io::Result<Message> {
     let mut frames = Vec::new();
+    let mut left = limit;
     loop {
-        let (flags, body) = read_frame(stream)?;
+        let (flags, body) = read_frame(stream, left)?;
+        left -= body.len() as u64;
         if flags & FLAG_COMMAND != 0 {
             if !frames.is_empty() {
                 return Err(invalid("command inside a message"));
@@ -344,7 +357,7 @@ fn serve_peer(
     });
     lock(peers).push(peer.clone());
     while peer.open.load(Ordering::SeqCst) {
-        match read_message(&mut stream) {
+        match read_message(&mut stream, MAX_MESSAGE) {
             Ok(message) => on_message(&peer, message),
             Err(_) => break,
         }
@@ -504,7 +517,7 @@ impl Req {
         let mut all: Vec<&[u8]> = vec![b""];
         all.extend_from_slice(frames);
         write_message(&mut self.stream, &all)?;
-        let mut reply = read_message(&mut self.stream)?;
+        let mut reply = read_message(&mut self.stream, CLIENT_LIMIT)?;
         match reply.iter().position(Vec::is_empty) {
             Some(end) => Ok(reply.split_off(end + 1)),
             None => Err(invalid("reply without an envelope")),
@@ -533,6 +546,6 @@ impl Sub {
     /// The next message, waiting at most `timeout`.
     pub fn recv(&mut self, timeout: Duration) -> io::Result<Message> {
         self.stream.set_read_timeout(Some(timeout))?;
-        read_message(&mut self.stream)
+        read_message(&mut self.stream, CLIENT_LIMIT)
     }
 }

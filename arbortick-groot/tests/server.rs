@@ -316,6 +316,30 @@ fn random_frames_never_stop_the_server_or_the_ticking() {
         }
     }
     assert!(answered > 2500);
+    // A message over the limit, or a frame announced and never sent,
+    // closes its connection only.
+    for (size, sent) in [(bt_groot::zmtp::MAX_MESSAGE + 1, 0usize), (4096, 10)] {
+        use std::io::{Read, Write};
+        let mut raw = std::net::TcpStream::connect(groot.address()).unwrap();
+        raw.set_read_timeout(Some(WAIT)).unwrap();
+        bt_groot::zmtp::handshake(&mut raw, bt_groot::zmtp::Kind::Req).unwrap();
+        raw.write_all(&[1, 0]).unwrap(); // the empty delimiter, more to come
+        raw.write_all(&[2]).unwrap(); // a long frame, the last
+        raw.write_all(&size.to_be_bytes()).unwrap();
+        raw.write_all(&vec![b'x'; sent]).unwrap();
+        if sent > 0 {
+            // Truncated: the peer hangs up mid-frame.
+            raw.shutdown(std::net::Shutdown::Write).unwrap();
+        }
+        // The server closes the connection without a reply (a timeout
+        // here would be an error of kind `WouldBlock`).
+        let mut rest = Vec::new();
+        match raw.read_to_end(&mut rest) {
+            Ok(0) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => {}
+            other => panic!("the connection stayed open: {other:?} {rest:?}"),
+        }
+    }
     // Connections that are not ZeroMQ at all are dropped.
     for max in [1, 2, 11, 65, 201] {
         use std::io::Write;
