@@ -50,7 +50,7 @@
 //! |---|---|
 //! | `T` full tree | [`BehaviorTree::BTCPP_INSTANCE_XML`]: the tree with its uids |
 //! | `S` status | 3 bytes per node in uid order: uid (`u16`), status (0 idle, 1 running, 2 success, 3 failure, `10 + s` back to idle from `s`) |
-//! | `B` blackboard | MessagePack `{tree: {key: value}}` of the values the program set ([`Groot2::set_value`]); `nil` when there are none |
+//! | `B` blackboard | MessagePack `{name: {key: value}}`: under the tree's name, the values the program set ([`Groot2::set_value`]), `nil` when there are none; each embedded instance's full path, `nil` |
 //! | `I` `R` `U` `D` `A` `X` | hooks: insert, remove, unlock a breakpoint, dump, remove all, disable all |
 //! | `r` `t` | recording on (`start`, replying the time in µs) or off (`stop`); transitions since the last `t` (9 bytes each, at most 1,000 kept) |
 //!
@@ -66,7 +66,8 @@
 //!
 //! # Values
 //!
-//! Groot2's blackboard view shows, under the tree's name, the values the
+//! Groot2's blackboard view shows, under the tree's name (the main tree's
+//! blackboard; embedded instances have none), the values the
 //! program sets with [`Groot2::set_value`] (any `serde_json::Value`: a
 //! number, a string, an object), until set again or
 //! [`cleared`](Groot2::clear_values). The tree's state holds no names for
@@ -141,9 +142,9 @@
 //!   the first tick recorded; the publisher uses its clock at each change.
 //! - Statuses are recorded from a client's first request on (see
 //!   [Cost](#cost)); the publisher records them from the start.
-//! - The blackboard reply answers the tree's own name only (with the
-//!   values set); the publisher answers each subtree instance's name with
-//!   its blackboard.
+//! - The blackboard reply has the values set under the tree's name, and
+//!   `nil` for each embedded instance; the publisher has each instance's
+//!   blackboard.
 //!
 //! [`Context::now`]: bt_runtime::Context::now
 
@@ -352,6 +353,9 @@ struct Inner {
     uuid: [u8; 16],
     /// The uids in the order of the `S` reply.
     order: Vec<u16>,
+    /// The names a `B` request may ask for: the tree's, then each embedded
+    /// instance's full path.
+    blackboards: Vec<String>,
     heartbeat: Duration,
     watched: AtomicU64,
     /// A client is connected: the watched agent's statuses are recorded.
@@ -448,6 +452,7 @@ impl Groot2 {
             xml: T::BTCPP_INSTANCE_XML,
             uuid: uuid(),
             order,
+            blackboards: blackboards(T::NAME, T::BTCPP_INSTANCE_XML),
             heartbeat: options.heartbeat,
             watched: AtomicU64::new(0),
             want: AtomicBool::new(false),
@@ -615,6 +620,34 @@ fn bind_any_pair(address: IpAddr) -> io::Result<(zmtp::Rep, zmtp::Pub)> {
     Err(last.unwrap_or_else(|| io::Error::new(io::ErrorKind::AddrInUse, "no two free ports")))
 }
 
+/// The blackboards of a tree as BehaviorTree.CPP names them: the tree's
+/// ID, and the full path of each embedded instance (the `_fullpath` of the
+/// instance XML's `<BehaviorTree>` elements).
+fn blackboards(name: &str, instance_xml: &str) -> Vec<String> {
+    let mut out = vec![name.to_owned()];
+    for tag in instance_xml.split("<BehaviorTree ").skip(1) {
+        let tag = tag.split('>').next().unwrap_or_default();
+        let path = tag
+            .split_once("_fullpath=\"")
+            .and_then(|(_, rest)| rest.split_once('"'))
+            .map(|(path, _)| unescape(path));
+        if let Some(path) = path.filter(|p| !p.is_empty()) {
+            out.push(path);
+        }
+    }
+    out
+}
+
+/// An XML attribute value's text.
+fn unescape(value: &str) -> String {
+    value
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&apos;", "'")
+        .replace("&amp;", "&")
+}
+
 /// The uids in BehaviorTree.CPP's order of its status buffer: tree
 /// instance by tree instance (the main tree, then each embedded instance in
 /// the order of its `SubTree` node), each instance's nodes in uid order.
@@ -735,15 +768,23 @@ fn answer(inner: &Inner, body: &[Vec<u8>]) -> Vec<Vec<u8>> {
             vec![head, out]
         }
         b'B' => {
+            // The blackboards asked for that exist, by name, in name order;
+            // `nil` when none does, as BehaviorTree.CPP replies.
             let names = text().unwrap_or_default();
+            let wanted: std::collections::BTreeSet<&str> = names
+                .split(';')
+                .filter(|n| inner.blackboards.iter().any(|b| b == n))
+                .collect();
             let state = lock(&inner.state);
-            let mut wanted: Vec<&str> = names.split(';').filter(|n| *n == inner.name).collect();
-            wanted.dedup();
             let mut out = Vec::new();
-            msgpack::length(wanted.len(), 0x80, 0xde, 0xdf, &mut out);
+            if wanted.is_empty() {
+                out.push(0xc0);
+            } else {
+                msgpack::length(wanted.len(), 0x80, 0xde, 0xdf, &mut out);
+            }
             for name in wanted {
                 msgpack::str(name, &mut out);
-                if state.values.is_empty() {
+                if name != inner.name || state.values.is_empty() {
                     out.push(0xc0);
                 } else {
                     let map = state.values.clone().into_iter().collect();

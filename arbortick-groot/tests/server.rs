@@ -477,7 +477,8 @@ fn values_the_program_sets_are_the_blackboard() {
     let mut expected = b"\x81\xa6Patrol\x82\xa2hp\x0c\xa6target\xa4gate".to_vec();
     assert_eq!(reply[1], expected);
     groot.clear_values();
-    expected = b"\x80".to_vec();
+    // No blackboard of that name: nil, as BT.CPP replies.
+    expected = b"\xc0".to_vec();
     assert_eq!(ask(&mut req, b'B', Some("Nothing"))[1], expected);
 }
 

@@ -129,6 +129,10 @@ def scenario(run):
     c1, a3, a6 = uid["c1"][0], uid["a3"][0], uid["a6"][1]
     run.request("S", name="S before ticks")
     run.request("B", tree, name="B")
+    # Every instance's blackboard, one twice, one that does not exist.
+    paths = ";".join(n.get("_fullpath") for n in ET.fromstring(xml).iter("BehaviorTree"))
+    run.request("B", tree + ";" + paths + ";" + tree + ";Nowhere", name="B instances")
+    run.request("B", "Nowhere", name="B unknown")
     run.request("D", name="D empty")
     reply = run.request("r", "start", name="r start")
     run.steps[-1]["payload"] = [reply[1].decode().isdigit()]

@@ -212,7 +212,11 @@ fn the_server_answers_as_behaviortree_cpps_publisher() {
     }
     // What the steps showed, so that agreeing on nothing cannot pass.
     assert_eq!(step(&ours, "uuids")["count"], 1);
-    assert_eq!(step(&ours, "S after tick 3")["header"], "02530a000000");
+    assert_eq!(step(&ours, "S after tick 3")["header"], "02530c000000");
+    let instances = b"\x83\xacGrootLeg::12\xc0\xabGrootLeg::8\xc0\xa8GrootRun\xc0";
+    let hex: String = instances.iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(step(&ours, "B instances")["payload"][0], hex.as_str());
+    assert_eq!(step(&ours, "B unknown")["payload"][0], "c0");
     assert_eq!(step(&ours, "N breakpoint c1")["body"], json!(["2"]));
     assert_eq!(
         step(&ours, "tick unlocked FAILURE")["ticked"],
