@@ -12,7 +12,7 @@ use bt_bevy::{AgentTree, TracedAgentTree, TreeFinished, TreePlugin, TreeTrace};
 use bt_groot::zmtp::{Req, Sub};
 use bt_groot::{Groot2, Options};
 use std::sync::{Arc, mpsc};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const WAIT: Duration = Duration::from_secs(10);
 
@@ -34,6 +34,10 @@ behavior_tree! {
 }
 
 // Uids: the sequence 1, 'look 2, 'step 3.
+
+/// A hook that makes 'step fail without running.
+const REPLACE_STEP: &str =
+    r#"{"enabled":true,"uid":3,"mode":1,"once":false,"desired_status":"FAILURE","position":0}"#;
 
 impl AgentTree for Walk {
     type Agent = Walker;
@@ -95,11 +99,7 @@ fn steps(app: &App, walkers: &[Entity]) -> Vec<u32> {
 fn a_replacement_changes_only_the_watched_entitys_tree() {
     let (mut app, walkers, groot) = app();
     let mut req = Req::connect(groot.address(), WAIT).unwrap();
-    ask(
-        &mut req,
-        b'I',
-        r#"{"enabled":true,"uid":3,"mode":1,"once":false,"desired_status":"FAILURE","position":0}"#,
-    );
+    ask(&mut req, b'I', REPLACE_STEP);
     app.update();
     app.update();
     // The watched walker's step never runs; its tree fails each tick.
@@ -118,11 +118,7 @@ fn a_breakpoint_stops_the_frame_at_the_watched_entity_until_released() {
     let (mut app, walkers, groot) = app();
     let mut req = Req::connect(groot.address(), WAIT).unwrap();
     let mut sub = Sub::connect(groot.notifications(), WAIT).unwrap();
-    let deadline = Instant::now() + WAIT;
-    while groot.subscribers() == 0 {
-        assert!(Instant::now() < deadline, "no subscription");
-        std::thread::yield_now();
-    }
+    assert!(groot.wait_for_subscriber(WAIT), "no subscription");
     ask(
         &mut req,
         b'I',
@@ -158,11 +154,7 @@ fn a_breakpoint_stops_the_frame_at_the_watched_entity_until_released() {
 fn without_the_resource_a_traced_plugin_ticks_every_agent_as_before() {
     let (mut app, walkers, groot) = app();
     let mut req = Req::connect(groot.address(), WAIT).unwrap();
-    ask(
-        &mut req,
-        b'I',
-        r#"{"enabled":true,"uid":3,"mode":1,"once":false,"desired_status":"FAILURE","position":0}"#,
-    );
+    ask(&mut req, b'I', REPLACE_STEP);
     app.world_mut().remove_resource::<TreeTrace<Walk>>();
     app.update();
     assert_eq!(steps(&app, &walkers), [1, 1, 1, 1]);

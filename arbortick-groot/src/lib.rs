@@ -371,7 +371,7 @@ struct Inner {
     recorder: Recorder,
     state: Mutex<State>,
     changed: Condvar,
-    publisher: Mutex<Option<zmtp::Pub>>,
+    publisher: Mutex<Option<Arc<zmtp::Pub>>>,
     stopping: AtomicBool,
 }
 
@@ -476,7 +476,7 @@ impl Groot2 {
             stopping: AtomicBool::new(false),
         });
         let (rep_addr, pub_addr) = (rep.local_addr(), publisher.local_addr());
-        *lock(&inner.publisher) = Some(publisher);
+        *lock(&inner.publisher) = Some(Arc::new(publisher));
         let thread = {
             let inner = inner.clone();
             std::thread::Builder::new()
@@ -562,7 +562,16 @@ impl Groot2 {
     pub fn subscribers(&self) -> usize {
         lock(&self.inner.publisher)
             .as_ref()
-            .map_or(0, zmtp::Pub::subscribers)
+            .map_or(0, |p| p.subscribers())
+    }
+
+    /// Waits at most `timeout` for a subscriber on the notification port
+    /// (a client's subscription arrives after its connection does); whether
+    /// there is one.
+    pub fn wait_for_subscriber(&self, timeout: Duration) -> bool {
+        // Not holding the lock while waiting: ticks publish through it.
+        let publisher = lock(&self.inner.publisher).clone();
+        publisher.is_some_and(|p| p.wait_for_subscriber(timeout))
     }
 
     /// The hooks set, in uid order.
@@ -587,7 +596,8 @@ impl Groot2 {
         self.inner.want.store(false, Ordering::SeqCst);
         self.inner.refresh();
         disable_all(&self.inner);
-        if let Some(mut publisher) = lock(&self.inner.publisher).take() {
+        let publisher = lock(&self.inner.publisher).take();
+        if let Some(publisher) = publisher {
             publisher.stop();
         }
         if let Some(thread) = lock(&self.thread).take() {
@@ -1068,7 +1078,8 @@ impl Inner {
     fn notify(&self, uid: u16) {
         let mut header = [PROTOCOL, b'N', 0, 0, 0, 0];
         header[2..].copy_from_slice(&(uuid()[0..4]));
-        if let Some(publisher) = lock(&self.publisher).as_ref() {
+        let publisher = lock(&self.publisher).clone();
+        if let Some(publisher) = publisher {
             publisher.send(&[&header, uid.to_string().as_bytes()]);
         }
     }

@@ -16,7 +16,7 @@ use std::io::{self, Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
@@ -254,7 +254,7 @@ struct Listening {
     address: SocketAddr,
     stopping: Arc<AtomicBool>,
     peers: Arc<Mutex<Vec<Arc<Peer>>>>,
-    accept: Option<JoinHandle<()>>,
+    accept: Mutex<Option<JoinHandle<()>>>,
 }
 
 impl Listening {
@@ -300,11 +300,11 @@ impl Listening {
             address,
             stopping,
             peers,
-            accept: Some(accept),
+            accept: Mutex::new(Some(accept)),
         })
     }
 
-    fn stop(&mut self) {
+    fn stop(&self) {
         self.stopping.store(true, Ordering::SeqCst);
         // Wake the accepting thread with a connection of our own.
         let mut wake = self.address;
@@ -315,7 +315,8 @@ impl Listening {
             });
         }
         let _ = TcpStream::connect_timeout(&wake, Duration::from_secs(1));
-        if let Some(accept) = self.accept.take() {
+        let accept = lock(&self.accept).take();
+        if let Some(accept) = accept {
             let _ = accept.join();
         }
         for peer in lock(&self.peers).drain(..) {
@@ -437,12 +438,16 @@ impl Rep {
 /// subscriptions match its first frame.
 pub struct Pub {
     listening: Listening,
+    /// Notified when a subscription arrives.
+    subscribed: Arc<(Mutex<()>, Condvar)>,
 }
 
 impl Pub {
     /// Binds `address` and starts accepting subscribers.
     pub fn bind(address: SocketAddr, name: &str) -> io::Result<Pub> {
-        let listening = Listening::start(address, Kind::Pub, name, |peer, frames| {
+        let subscribed: Arc<(Mutex<()>, Condvar)> = Arc::default();
+        let signal = subscribed.clone();
+        let listening = Listening::start(address, Kind::Pub, name, move |peer, frames| {
             // `\x01prefix` subscribes, `\x00prefix` unsubscribes.
             let Some((&op, prefix)) = frames.first().and_then(|f| f.split_first()) else {
                 return;
@@ -457,8 +462,25 @@ impl Pub {
                 }
                 _ => {}
             }
+            drop(subs);
+            let _one = lock(&signal.0);
+            signal.1.notify_all();
         })?;
-        Ok(Pub { listening })
+        Ok(Pub {
+            listening,
+            subscribed,
+        })
+    }
+
+    /// Waits at most `timeout` for a connected subscriber; whether there is
+    /// one.
+    pub fn wait_for_subscriber(&self, timeout: Duration) -> bool {
+        let (m, cv) = &*self.subscribed;
+        let guard = lock(m);
+        let (_guard, _) = cv
+            .wait_timeout_while(guard, timeout, |_| self.subscribers() == 0)
+            .unwrap_or_else(PoisonError::into_inner);
+        self.subscribers() > 0
     }
 
     /// The address bound.
@@ -490,9 +512,20 @@ impl Pub {
     }
 
     /// Closes the socket and every connection.
-    pub fn stop(&mut self) {
+    pub fn stop(&self) {
         self.listening.stop();
     }
+}
+
+/// A client connection of `kind` to `address`, handshaken, reads and
+/// writes waiting at most `timeout`.
+fn connect(address: SocketAddr, timeout: Duration, kind: Kind) -> io::Result<TcpStream> {
+    let mut stream = TcpStream::connect_timeout(&address, timeout)?;
+    stream.set_nodelay(true)?;
+    stream.set_read_timeout(Some(timeout))?;
+    stream.set_write_timeout(Some(timeout))?;
+    handshake(&mut stream, kind)?;
+    Ok(stream)
 }
 
 /// A REQ client connection, for tests and tools: sends a request, waits
@@ -504,11 +537,7 @@ pub struct Req {
 impl Req {
     /// Connects to a REP socket at `address`.
     pub fn connect(address: SocketAddr, timeout: Duration) -> io::Result<Req> {
-        let mut stream = TcpStream::connect_timeout(&address, timeout)?;
-        stream.set_nodelay(true)?;
-        stream.set_read_timeout(Some(timeout))?;
-        stream.set_write_timeout(Some(timeout))?;
-        handshake(&mut stream, Kind::Req)?;
+        let stream = connect(address, timeout, Kind::Req)?;
         Ok(Req { stream })
     }
 
@@ -534,11 +563,7 @@ impl Sub {
     /// Connects to a PUB socket at `address` and subscribes to every
     /// message.
     pub fn connect(address: SocketAddr, timeout: Duration) -> io::Result<Sub> {
-        let mut stream = TcpStream::connect_timeout(&address, timeout)?;
-        stream.set_nodelay(true)?;
-        stream.set_write_timeout(Some(timeout))?;
-        stream.set_read_timeout(Some(timeout))?;
-        handshake(&mut stream, Kind::Sub)?;
+        let mut stream = connect(address, timeout, Kind::Sub)?;
         write_message(&mut stream, &[b"\x01"])?;
         Ok(Sub { stream })
     }

@@ -66,11 +66,7 @@ fn client(groot: &Groot2) -> Req {
 /// subscription to arrive).
 fn subscriber(groot: &Groot2) -> Sub {
     let sub = Sub::connect(groot.notifications(), WAIT).unwrap();
-    let deadline = std::time::Instant::now() + WAIT;
-    while groot.subscribers() == 0 {
-        assert!(std::time::Instant::now() < deadline, "no subscription");
-        thread::yield_now();
-    }
+    assert!(groot.wait_for_subscriber(WAIT), "no subscription");
     sub
 }
 
@@ -115,6 +111,15 @@ fn status_of(reply: &Message, uid: u16) -> u8 {
         .chunks(3)
         .find(|c| u16::from_le_bytes([c[0], c[1]]) == uid)
         .expect("every uid is in the reply")[2]
+}
+
+/// A server, a client and a subscriber, with `hook` set.
+fn hooked(hook: &str) -> (std::sync::Arc<Groot2>, Req, Sub) {
+    let groot = std::sync::Arc::new(serve());
+    let mut req = client(&groot);
+    let sub = subscriber(&groot);
+    assert!(is_ok(&ask(&mut req, b'I', Some(hook)), b'I'));
+    (groot, req, sub)
 }
 
 /// Ticks `agent` on a thread; the statuses come back through the channel.
@@ -357,13 +362,7 @@ fn random_frames_never_stop_the_server_or_the_ticking() {
 
 #[test]
 fn a_post_breakpoint_stops_after_the_node_and_can_replace_its_status() {
-    let groot = std::sync::Arc::new(serve());
-    let mut req = client(&groot);
-    let mut sub = subscriber(&groot);
-    assert!(is_ok(
-        &ask(&mut req, b'I', Some(&hook(CALM, 0, "SKIPPED", 1))),
-        b'I'
-    ));
+    let (groot, mut req, mut sub) = hooked(&hook(CALM, 0, "SKIPPED", 1));
     let ticks = tick_on_thread(&groot, 0, Patrol::default(), Guard::default(), 2);
     let note = sub.recv(WAIT).unwrap();
     assert_eq!(note[0][..2], [2, b'N']);
@@ -429,13 +428,7 @@ fn only_the_watched_agent_is_followed_and_stopped() {
 
 #[test]
 fn changing_the_watched_agent_releases_a_breakpoint_and_keeps_the_hooks() {
-    let groot = std::sync::Arc::new(serve());
-    let mut req = client(&groot);
-    let mut sub = subscriber(&groot);
-    assert!(is_ok(
-        &ask(&mut req, b'I', Some(&hook(CALM, 0, "FAILURE", 0))),
-        b'I'
-    ));
+    let (groot, mut req, mut sub) = hooked(&hook(CALM, 0, "FAILURE", 0));
     let ticks = tick_on_thread(&groot, 0, Patrol::default(), Guard::default(), 2);
     sub.recv(WAIT).unwrap();
     // Another agent watched: the waiting tick goes on as if no hook were set.
@@ -498,13 +491,7 @@ fn several_clients_are_answered_each_on_its_connection() {
 
 #[test]
 fn a_stopped_server_releases_a_tick_waiting_at_a_breakpoint() {
-    let groot = std::sync::Arc::new(serve());
-    let mut req = client(&groot);
-    let mut sub = subscriber(&groot);
-    assert!(is_ok(
-        &ask(&mut req, b'I', Some(&hook(CALM, 0, "FAILURE", 0))),
-        b'I'
-    ));
+    let (groot, mut req, mut sub) = hooked(&hook(CALM, 0, "FAILURE", 0));
     let (tx, rx) = mpsc::channel();
     let waiting = groot.clone();
     let handle = thread::spawn(move || {

@@ -2,7 +2,7 @@
 leaves, ticked on command: the reference side of `tests/groot.rs`.
 
 Usage: groot_reference.py XML_FILE TREE_ID SCRIPTS_JSON PORT [HEARTBEAT_MS].
-Leaves as in `run_trees.py`: conditions `cN` (model `Cond`) return their
+Leaves are `run_trees.py`'s: conditions `cN` (model `Cond`) return their
 script's next value; actions `aN` (model `A`) start RUNNING, then follow
 their script. Prints `ready`, then reads commands on standard input:
 `tick` ticks once and prints `ticked STATUS\tcall\tcall...`; `quit` ends.
@@ -13,39 +13,14 @@ import sys
 
 import behaviortreepy as bt
 
-STATUS = {0: bt.NodeStatus.RUNNING, 1: bt.NodeStatus.SUCCESS, 2: bt.NodeStatus.FAILURE}
-NAME = {bt.NodeStatus.RUNNING: "RUNNING", bt.NodeStatus.SUCCESS: "SUCCESS",
-        bt.NodeStatus.FAILURE: "FAILURE", bt.NodeStatus.IDLE: "IDLE"}
+# This script's directory is on the path: the leaves are `run_trees.py`'s.
+from run_trees import NAME, scripted_factory
 
 
 def main():
     xml_file, tree_id, scripts, port = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), int(sys.argv[4])
-    calls, counts = [], {}
-
-    def step(name):
-        k = counts.get(name, 0)
-        counts[name] = k + 1
-        cycle = scripts[name]
-        return STATUS[cycle[k % len(cycle)]]
-
-    def cond(node):
-        calls.append(node.name())
-        return step(node.name())
-
-    def start(node):
-        calls.append("start " + node.name())
-        return bt.NodeStatus.RUNNING
-
-    def running(node):
-        calls.append("tick " + node.name())
-        return step(node.name())
-
-    def halted(node):
-        calls.append("halt " + node.name())
-
-    factory = bt.BehaviorTreeFactory()
-    factory.register_simple_condition("Cond", cond)
-    factory.register_simple_stateful_action("A", start, running, halted)
+    calls = []
+    factory = scripted_factory(scripts, calls)
     with open(xml_file) as f:
         factory.register_behavior_tree_from_text(f.read())
     tree = factory.create_tree(tree_id)

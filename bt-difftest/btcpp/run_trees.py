@@ -50,15 +50,15 @@ def run(job):
     return {tree["name"]: run_tree(job, tree) for tree in job["trees"]}
 
 
-def run_tree(job, tree):
-    """One tree's ticks; its leaves log into this call's own list."""
-    calls = []
+def scripted_factory(scripts, calls):
+    """A factory with the scripted leaves registered (`Cond`, `A`), which
+    log their calls into `calls` and follow `scripts` by leaf name."""
     counts = {}
 
     def step(name):
         k = counts.get(name, 0)
         counts[name] = k + 1
-        cycle = job["scripts"][name]
+        cycle = scripts[name]
         return STATUS[cycle[k % len(cycle)]]
 
     def cond(node):
@@ -79,6 +79,13 @@ def run_tree(job, tree):
     factory = bt.BehaviorTreeFactory()
     factory.register_simple_condition("Cond", cond)
     factory.register_simple_stateful_action("A", start, running, halted)
+    return factory
+
+
+def run_tree(job, tree):
+    """One tree's ticks; its leaves log into this call's own list."""
+    calls = []
+    factory = scripted_factory(job["scripts"], calls)
     factory.register_behavior_tree_from_text(tree["xml"])
     instance = factory.create_tree(tree["name"])
     logger = bt.FileLogger(instance, tree["btlog"])

@@ -247,18 +247,14 @@ fn a_breakpoint_pauses_the_examples_watched_creature_and_releasing_it_continues(
     use bt_groot::{Groot2, Options};
     use std::sync::atomic::{AtomicU64, Ordering};
     use std::sync::{Arc, mpsc};
-    use std::time::{Duration, Instant};
+    use std::time::Duration;
     const WAIT: Duration = Duration::from_secs(20);
 
     let groot = Arc::new(Groot2::serve::<creature::CreatureBrain>(Options::new().port(0)).unwrap());
     groot.watch(1);
     let mut req = Req::connect(groot.address(), WAIT).unwrap();
     let mut sub = Sub::connect(groot.notifications(), WAIT).unwrap();
-    let deadline = Instant::now() + WAIT;
-    while groot.subscribers() == 0 {
-        assert!(Instant::now() < deadline, "no subscription");
-        std::thread::yield_now();
-    }
+    assert!(groot.wait_for_subscriber(WAIT), "no subscription");
     let ask = |req: &mut Req, kind: u8, payload: &str| {
         let header = [2, kind, 1, 0, 0, 0];
         let reply = if payload.is_empty() {
