@@ -19,19 +19,25 @@
 //! `--seconds 60 --save s.json` then `--load s.json --seconds 120` ends
 //! exactly where one 120-second run does.
 //!
-//! Live, `--groot 1667` serves Groot2's monitor protocol while the
+//! Live, `--live 8765` serves the debugger page while the creatures run:
+//! open `http://127.0.0.1:8765/` to follow any creature tick by tick, pause,
+//! step, force a node's status or stop at a breakpoint (`--hz 60` ticks 60
+//! times a second instead of 4, `--creatures 10000` for a crowd).
+//!
+//! `--groot 1667` serves Groot2's monitor protocol while the
 //! creatures run in real time: open Groot2's monitor on `localhost:1667`
 //! to follow creature 0 (`--watch N` for another), set breakpoints on its
 //! nodes and replace their results.
 //!
 //! `cargo run --example creature -- [seed] [--record creature.btlog] [--jsonl creature.jsonl]
 //! [--html creature.html] [--creatures N] [--seconds S] [--save F.json] [--load F.json]
-//! [--groot PORT [--watch N]]`
+//! [--groot PORT [--watch N]] [--live PORT [--hz N]]`
 
 use bt::prelude::*;
 use bt::record::Recorder;
 use bt::{Ctx, Leaf, Stimuli, Trace, Tracer};
 use bt_groot::{Groot2, Options};
+use bt_live::LivePage;
 use rand_pcg::Pcg32;
 use rand_pcg::rand_core::{Rng, SeedableRng};
 
@@ -389,7 +395,7 @@ pub fn simulate(
 
 /// `creature [SEED] [--record FILE.btlog] [--jsonl FILE.jsonl]
 /// [--html FILE.html] [--creatures N] [--seconds S] [--save FILE.json]
-/// [--load FILE.json] [--hot] [--groot PORT [--watch N]]`.
+/// [--load FILE.json] [--hot] [--groot PORT [--watch N]] [--live PORT [--hz N]]`.
 ///
 /// `--hot` runs the brains live (the `hot-reload` feature) in real time, a
 /// tick every 0.25 s: edit the tree in this file and save, and the running
@@ -402,6 +408,7 @@ fn main() -> std::io::Result<()> {
     let (mut count, mut seconds) = (3u64, 120.0f64);
     let mut hot = false;
     let (mut groot, mut watch) = (None, 0u64);
+    let (mut live, mut hz) = (None, 1.0 / DT);
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = |what: &str| args.next().unwrap_or_else(|| panic!("{arg} takes {what}"));
@@ -415,6 +422,12 @@ fn main() -> std::io::Result<()> {
             "--seconds" => seconds = value("a number").parse().expect("a number of seconds"),
             "--hot" => hot = true,
             "--groot" => groot = Some(value("a port").parse::<u16>().expect("a port number")),
+            "--live" => live = Some(value("a port").parse::<u16>().expect("a port number")),
+            "--hz" => {
+                hz = value("ticks per second")
+                    .parse()
+                    .expect("a number of ticks per second")
+            }
             "--watch" => watch = value("a creature").parse().expect("a creature's number"),
             _ => seed = arg.parse().expect("the seed is a number"),
         }
@@ -467,6 +480,22 @@ fn main() -> std::io::Result<()> {
                 );
             }
         });
+        return Ok(());
+    }
+    if let Some(port) = live {
+        let options = bt_live::Options::new()
+            .port(port)
+            .notes(64)
+            .title(format!("Spore creature, seed {seed}"));
+        let page = LivePage::serve::<CreatureBrain>(count as usize, options)?;
+        page.watch(watch).map_err(std::io::Error::other)?;
+        println!(
+            "the live page: open {} (creature {watch}); {hz} ticks a second until {seconds} s\n",
+            page.url()
+        );
+        let pace = std::time::Duration::from_secs_f64(1.0 / hz);
+        run_live_page(&mut world, &page, pace, |w, _| w.now < seconds);
+        page.stop();
         return Ok(());
     }
     if hot {
@@ -580,5 +609,41 @@ pub fn run_groot(
         if realtime {
             std::thread::sleep(std::time::Duration::from_secs_f64(DT));
         }
+    }
+}
+
+/// `--live`: the creatures tick with the live page attached, a frame every
+/// `pace` (the world moves on by [`DT`] per frame), while `go_on` (seeing
+/// the world and whether this frame ticked) says so. While the page has
+/// the program paused, frames pass without ticking. The watched creature's
+/// values are noted for the page.
+pub fn run_live_page(
+    world: &mut World,
+    page: &LivePage,
+    pace: std::time::Duration,
+    mut go_on: impl FnMut(&World, bool) -> bool,
+) {
+    loop {
+        let ticked = if let Some(_frame) = page.frame() {
+            world.step(page, |c, _| {
+                if c.id == page.watched() {
+                    let state = (
+                        c.hp.round(),
+                        (c.hunger * 100.0).round() / 100.0,
+                        c.x.round(),
+                    );
+                    let _ =
+                        page.recorder()
+                            .note(c.id, 0, &format_args!("hp, hunger, x = {state:?}"));
+                }
+            });
+            true
+        } else {
+            false
+        };
+        if !go_on(world, ticked) {
+            break;
+        }
+        std::thread::sleep(pace);
     }
 }

@@ -1046,87 +1046,216 @@ impl Recorder {
         out: &mut impl Write,
     ) -> io::Result<()> {
         let mut data = String::new();
-        data.push_str("{\"tree\":");
-        json_str(&mut data, self.layout.view.name);
-        data.push_str(",\"nodes\":");
-        self.nodes_json(&mut data);
-        data.push_str(",\"agents\":[");
         let mut total = 0u64;
-        let mut log = Vec::new();
+        self.page_head(&mut data);
         for (i, agent) in agents.into_iter().enumerate() {
             let a = self.agent(agent)?;
             if i > 0 {
                 data.push(',');
             }
-            // Per tick: a varint count, then (if any) the tick's time as
-            // an f32, then 3 bytes per transition: uid, status.
-            let ticks = a
-                .transitions()
-                .last()
-                .map_or(a.ticks, |t| a.ticks.max(t.tick + 1));
-            log.clear();
-            let mut kept = a.transitions().peekable();
-            for tick in 0..ticks {
-                let mut here = Vec::new();
-                while let Some(t) = kept.next_if(|t| t.tick == tick) {
-                    here.push(*t);
-                }
-                let mut n = here.len();
-                loop {
-                    let byte = (n & 0x7f) as u8;
-                    n >>= 7;
-                    log.push(if n > 0 { byte | 0x80 } else { byte });
-                    if n == 0 {
-                        break;
-                    }
-                }
-                if let Some(first) = here.first() {
-                    log.extend_from_slice(&(first.time as f32).to_le_bytes());
-                }
-                for t in &here {
-                    log.extend_from_slice(&t.uid.to_le_bytes());
-                    log.push(t.status as u8);
-                }
-                total += here.len() as u64;
-            }
-            data.push_str(&std::format!(
-                "{{\"agent\":{agent},\"ticks\":{ticks},\"dropped\":{},\"log\":\"",
-                a.ring.dropped
-            ));
-            base64(&log, &mut data);
-            data.push_str("\",\"guards\":[");
-            for (k, g) in a.guards.iter().enumerate() {
-                if k > 0 {
-                    data.push(',');
-                }
-                data.push_str(&std::format!("[{},{},{},", g.tick, g.group, g.child));
-                json_opt(&mut data, g.rejected_at);
-                data.push(']');
-            }
-            data.push_str("],\"notes\":[");
-            for (k, n) in a.notes.iter().enumerate() {
-                if k > 0 {
-                    data.push(',');
-                }
-                data.push_str(&std::format!("[{},{},", n.tick, n.uid));
-                json_str(&mut data, n.text());
-                data.push(']');
-            }
-            data.push_str("]}");
+            total += self.history(&a, agent, History::File, &mut data);
         }
         data.push_str(&std::format!("],\"transitions\":{total}}}"));
-        // `<` appears only inside JSON strings: escaped, no text can close
-        // the script element.
-        let data = data.replace('<', "\\u003c");
-        let mut escaped = String::with_capacity(title.len());
-        crate::view::write_markup(&mut escaped, title, false)
-            .expect("writing to a String cannot fail");
-        let title = escaped;
-        let page = include_str!("debugger.html")
-            .replace("/*BT-TITLE*/", &title)
-            .replace("/*BT-DATA*/", &data);
-        out.write_all(page.as_bytes())
+        out.write_all(page(title, &data).as_bytes())
     }
+
+    /// Writes the same page as [`write_html`](Self::write_html) for a live
+    /// server: the tree and the list of `agents`, without their histories.
+    /// The page, served over HTTP, reads each agent's history and every
+    /// tick after it from the server's `events?agent=N` stream (Server-Sent
+    /// Events, one [`history_json`](Self::history_json) object per
+    /// message), and sends its controls to `control` beside it. The
+    /// `arbortick-live` crate is such a server.
+    ///
+    /// An agent that is not recorded is an error of kind `InvalidInput`
+    /// wrapping a [`RecordError`], and nothing is written.
+    pub fn write_live_html(
+        &self,
+        agents: impl IntoIterator<Item = u64>,
+        title: &str,
+        out: &mut impl Write,
+    ) -> io::Result<()> {
+        let mut data = String::new();
+        self.page_head(&mut data);
+        for (i, agent) in agents.into_iter().enumerate() {
+            drop(self.agent(agent)?);
+            if i > 0 {
+                data.push(',');
+            }
+            data.push_str(&std::format!("{{\"agent\":{agent}}}"));
+        }
+        data.push_str("],\"transitions\":0,\"live\":true}");
+        out.write_all(page(title, &data).as_bytes())
+    }
+
+    /// Appends `agent`'s history to `out` as the page's JSON object:
+    /// `{"agent":A,"first":F,"ticks":T,"dropped":D,"log":"…","guards":[…],"notes":[…]}`,
+    /// the ticks `F..F+T` of the agent's count of ticks (the one
+    /// [`Transition::tick`] gives), every tick finished.
+    ///
+    /// With `since` `None`, or when transitions of tick `since` or later
+    /// were dropped since (the ring was full), it is everything kept, from
+    /// the oldest tick of a kept transition, with `"reset":true` and
+    /// `"base"`: each node's status when tick `F` starts, as far as the
+    /// recording knows (a node that changes later in the ring starts idle,
+    /// since what it was before is dropped). Otherwise it is the ticks
+    /// from `since` on. Returns the tick to pass as `since` next time.
+    ///
+    /// `"log"` is base64 of, per tick, a varint count of transitions, then
+    /// (when not 0) the tick's time as a little-endian `f32` and 3 bytes
+    /// per transition: the uid (`u16`, little-endian) and the status.
+    pub fn history_json(
+        &self,
+        agent: u64,
+        since: Option<u32>,
+        out: &mut String,
+    ) -> Result<u32, RecordError> {
+        let a = self.agent(agent)?;
+        let end = a.ticks;
+        let oldest = a.transitions().next().map(|t| t.tick);
+        let lost = |s: u32| a.ring.dropped > 0 && oldest.is_some_and(|o| o >= s);
+        let from = match since {
+            Some(s) if s <= end && !lost(s) => History::Since(s),
+            _ => History::Reset,
+        };
+        self.history(&a, agent, from, out);
+        Ok(end)
+    }
+
+    /// The page's data up to its list of agents: the tree and its nodes.
+    fn page_head(&self, data: &mut String) {
+        data.push_str("{\"tree\":");
+        json_str(data, self.layout.view.name);
+        data.push_str(",\"nodes\":");
+        self.nodes_json(data);
+        data.push_str(",\"agents\":[");
+    }
+
+    /// Appends one agent's history as the page reads it (see
+    /// [`history_json`](Self::history_json)); returns how many transitions
+    /// it holds.
+    fn history(&self, a: &Agent, agent: u64, from: History, data: &mut String) -> u64 {
+        // A file has every tick from 0 (those before the oldest kept
+        // transition are empty) and ends after the last transition kept; a
+        // live server sends the ticks finished.
+        let (first, end) = match from {
+            History::File => (
+                0,
+                a.transitions()
+                    .last()
+                    .map_or(a.ticks, |t| a.ticks.max(t.tick + 1)),
+            ),
+            History::Reset => (
+                a.transitions()
+                    .next()
+                    .map_or(a.ticks, |t| t.tick.min(a.ticks)),
+                a.ticks,
+            ),
+            History::Since(s) => (s, a.ticks),
+        };
+        let mut log = Vec::new();
+        let mut total = 0u64;
+        let mut kept = a.transitions().skip_while(|t| t.tick < first).peekable();
+        let mut here = Vec::new();
+        for tick in first..end {
+            here.clear();
+            while let Some(t) = kept.next_if(|t| t.tick == tick) {
+                here.push(*t);
+            }
+            let mut n = here.len();
+            loop {
+                let byte = (n & 0x7f) as u8;
+                n >>= 7;
+                log.push(if n > 0 { byte | 0x80 } else { byte });
+                if n == 0 {
+                    break;
+                }
+            }
+            if let Some(first) = here.first() {
+                log.extend_from_slice(&(first.time as f32).to_le_bytes());
+            }
+            for t in &here {
+                log.extend_from_slice(&t.uid.to_le_bytes());
+                log.push(t.status as u8);
+            }
+            total += here.len() as u64;
+        }
+        data.push_str(&std::format!(
+            "{{\"agent\":{agent},\"first\":{first},\"ticks\":{},\"dropped\":{}",
+            end - first,
+            a.ring.dropped
+        ));
+        if from == History::Reset {
+            // What each node was when tick `first` started: its status now,
+            // unless a kept transition changes it (then unknown: idle).
+            let mut base = a.status.clone();
+            for t in a.transitions() {
+                base[t.uid as usize] = NodeStatus::Idle;
+            }
+            data.push_str(",\"reset\":true,\"base\":[");
+            for (uid, status) in base.iter().enumerate() {
+                if uid > 0 {
+                    data.push(',');
+                }
+                data.push((b'0' + *status as u8) as char);
+            }
+            data.push(']');
+        }
+        data.push_str(",\"log\":\"");
+        base64(&log, data);
+        data.push_str("\",\"guards\":[");
+        for (k, g) in a
+            .guards
+            .iter()
+            .filter(|g| g.tick >= first && g.tick < end)
+            .enumerate()
+        {
+            if k > 0 {
+                data.push(',');
+            }
+            data.push_str(&std::format!("[{},{},{},", g.tick, g.group, g.child));
+            json_opt(data, g.rejected_at);
+            data.push(']');
+        }
+        data.push_str("],\"notes\":[");
+        for (k, n) in a
+            .notes
+            .iter()
+            .filter(|n| n.tick >= first && n.tick < end)
+            .enumerate()
+        {
+            if k > 0 {
+                data.push(',');
+            }
+            data.push_str(&std::format!("[{},{},", n.tick, n.uid));
+            json_str(data, n.text());
+            data.push(']');
+        }
+        data.push_str("]}");
+        total
+    }
+}
+
+/// Which ticks of an agent [`Recorder::history`] writes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum History {
+    /// A file's: every tick from 0 to the last transition kept.
+    File,
+    /// Everything kept, with the statuses it starts from.
+    Reset,
+    /// The ticks finished from this one on.
+    Since(u32),
+}
+
+/// The page with its title and data (`<` escaped inside JSON strings, so
+/// no text can close the script element).
+fn page(title: &str, data: &str) -> String {
+    let data = data.replace('<', "\\u003c");
+    let mut escaped = String::with_capacity(title.len());
+    crate::view::write_markup(&mut escaped, title, false).expect("writing to a String cannot fail");
+    include_str!("debugger.html")
+        .replace("/*BT-TITLE*/", &escaped)
+        .replace("/*BT-DATA*/", &data)
 }
 
 /// Standard base64, with padding.

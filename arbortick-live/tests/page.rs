@@ -1,0 +1,460 @@
+//! The live page in a real browser while the creature example runs:
+//! headless Chromium, driven through its DevTools protocol, opens the page
+//! the running program serves and clicks its controls; the test checks the
+//! page (its DOM) and the program (its frames, where its tick waits) after
+//! each. Every wait is a bounded wait for an event: a message drawn by the
+//! page (`bt-render`), a frame of the program's loop.
+//!
+//! Skipped, with the reason, where no Chromium is installed, unless
+//! `BT_REQUIRE_CHROMIUM` is set (as in CI).
+
+#[allow(dead_code, missing_docs, unused_imports, unexpected_cfgs)]
+#[path = "../../examples/creature.rs"]
+mod creature;
+
+use bt_live::{LivePage, Options};
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// The longest any one wait lasts.
+const WAIT: Duration = Duration::from_secs(30);
+
+fn chromium() -> Option<PathBuf> {
+    for name in ["chromium", "chromium-browser", "google-chrome"] {
+        let ok = Command::new(name)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if ok {
+            return Some(name.into());
+        }
+    }
+    if std::env::var_os("BT_REQUIRE_CHROMIUM").is_some() {
+        panic!("BT_REQUIRE_CHROMIUM is set, but no chromium is installed");
+    }
+    None
+}
+
+/// Headless Chromium and a DevTools connection to its page.
+struct Browser {
+    child: Child,
+    socket: tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<TcpStream>>,
+    next: u64,
+    _profile: TempDir,
+}
+
+struct TempDir(PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// `GET path` from `address`, the body.
+fn http_get(address: &str, path: &str) -> String {
+    let mut stream = TcpStream::connect(address).expect("DevTools answers");
+    stream.set_read_timeout(Some(WAIT)).unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    // Read the head, then `Content-Length` bytes: DevTools keeps the
+    // connection open.
+    let mut reader = BufReader::new(stream);
+    let mut length = 0;
+    loop {
+        let mut line = String::new();
+        reader.read_line(&mut line).unwrap();
+        if let Some((name, value)) = line.split_once(':')
+            && name.eq_ignore_ascii_case("content-length")
+        {
+            length = value.trim().parse().unwrap();
+        }
+        if line == "\r\n" || line.is_empty() {
+            break;
+        }
+    }
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body).unwrap();
+    String::from_utf8(body).unwrap()
+}
+
+impl Browser {
+    fn start(chromium: &Path, name: &str) -> Browser {
+        let profile = std::env::temp_dir().join(format!("bt-live-{name}-{}", std::process::id()));
+        let mut child = Command::new(chromium)
+            .args([
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--window-size=1400,800",
+                "--remote-debugging-port=0",
+            ])
+            .arg(format!("--user-data-dir={}", profile.display()))
+            .arg("about:blank")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("chromium starts");
+        // Chromium says where DevTools listens on standard error.
+        let stderr = child.stderr.take().unwrap();
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if let Some(at) = line.find("ws://") {
+                    let _ = tx.send(line[at..].to_owned());
+                }
+            }
+        });
+        let ws = rx.recv_timeout(WAIT).expect("chromium's DevTools address");
+        let address = ws
+            .trim_start_matches("ws://")
+            .split('/')
+            .next()
+            .unwrap()
+            .to_owned();
+        let targets: Value = serde_json::from_str(&http_get(&address, "/json/list")).unwrap();
+        let page = targets
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["type"] == "page")
+            .expect("a page target");
+        let url = page["webSocketDebuggerUrl"].as_str().unwrap();
+        let (socket, _) = tungstenite::connect(url).expect("DevTools connection");
+        if let tungstenite::stream::MaybeTlsStream::Plain(s) = socket.get_ref() {
+            s.set_read_timeout(Some(WAIT)).unwrap();
+        }
+        Browser {
+            child,
+            socket,
+            next: 1,
+            _profile: TempDir(profile),
+        }
+    }
+
+    /// Calls a DevTools method; its result.
+    fn call(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next;
+        self.next += 1;
+        let message = json!({"id": id, "method": method, "params": params});
+        self.socket
+            .send(tungstenite::Message::text(message.to_string()))
+            .unwrap();
+        loop {
+            let reply = self.socket.read().expect("DevTools answers in time");
+            let Ok(text) = reply.to_text() else { continue };
+            let value: Value = serde_json::from_str(text).unwrap();
+            if value["id"] == id {
+                assert!(value.get("error").is_none(), "{method}: {value}");
+                return value["result"].clone();
+            }
+        }
+    }
+
+    /// Evaluates `expression` in the page (awaiting a promise); its value.
+    fn eval(&mut self, expression: &str) -> Value {
+        let result = self.call(
+            "Runtime.evaluate",
+            json!({"expression": expression, "returnByValue": true, "awaitPromise": true}),
+        );
+        assert!(
+            result.get("exceptionDetails").is_none(),
+            "{expression}: {result}"
+        );
+        result["result"]["value"].clone()
+    }
+
+    /// Waits until `condition` (JavaScript) holds in the page, checked now
+    /// and after each message the page draws, for at most [`WAIT`].
+    fn wait(&mut self, condition: &str) {
+        let ms = WAIT.as_millis();
+        let script = format!(
+            "new Promise((done) => {{
+                const check = () => {{ try {{ return !!({condition}); }} catch (e) {{ return false; }} }};
+                if (check()) return done(true);
+                const on = () => {{ if (check()) {{ document.removeEventListener('bt-render', on); done(true); }} }};
+                document.addEventListener('bt-render', on);
+                setTimeout(() => done(check()), {ms});
+            }})"
+        );
+        assert_eq!(
+            self.eval(&script),
+            json!(true),
+            "the page never showed `{condition}`; it shows {}",
+            self.eval("JSON.stringify(document.body.dataset) + ' ' + document.getElementById('live-state').textContent")
+        );
+    }
+
+    fn body(&mut self, name: &str) -> String {
+        self.eval(&format!("document.body.dataset.{name}"))
+            .as_str()
+            .unwrap_or("")
+            .to_owned()
+    }
+
+    fn click(&mut self, selector: &str) {
+        self.eval(&format!(
+            "document.querySelector({}).click()",
+            json!(selector)
+        ));
+    }
+
+    fn node(&mut self, uid: u16, attribute: &str) -> Value {
+        self.eval(&format!(
+            "document.querySelector('li.node[data-uid=\"{uid}\"]').getAttribute('{attribute}')"
+        ))
+    }
+
+    fn screenshot(&mut self, path: &Path) {
+        let shot = self.call("Page.captureScreenshot", json!({"format": "png"}));
+        let data = shot["data"].as_str().unwrap();
+        std::fs::write(path, decode_base64(data)).unwrap();
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn decode_base64(text: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        _ => 63,
+    };
+    let bytes: Vec<u8> = text.bytes().filter(|&c| c != b'=').map(value).collect();
+    bytes
+        .chunks(4)
+        .flat_map(|c| {
+            let n = c
+                .iter()
+                .enumerate()
+                .fold(0u32, |n, (i, &v)| n | (u32::from(v) << (18 - 6 * i)));
+            let keep = c.len() - 1;
+            (0..keep).map(move |i| (n >> (16 - 8 * i)) as u8)
+        })
+        .collect()
+}
+
+/// What the program's loop reports after each frame: whether it ticked.
+struct Program {
+    frames: mpsc::Receiver<bool>,
+}
+
+impl Program {
+    /// Waits for `n` frames of the loop that did not tick (it is paused or
+    /// asked again after a step): proof that time passes for the program.
+    fn idle_frames(&self, n: usize) {
+        let mut idle = 0;
+        while idle < n {
+            if !self
+                .frames
+                .recv_timeout(WAIT)
+                .expect("the program's loop goes on")
+            {
+                idle += 1;
+            }
+        }
+    }
+}
+
+/// Ends the program's loop and stops the page when the test ends, also by
+/// a failed assertion (the loop would run on and the scope wait for it).
+struct Finish<'a> {
+    running: &'a AtomicBool,
+    page: &'a LivePage,
+}
+
+impl Drop for Finish<'_> {
+    fn drop(&mut self) {
+        self.running.store(false, Ordering::Relaxed);
+        self.page.stop();
+    }
+}
+
+/// The page and program of every step below: three creatures, watched
+/// creature 0, a frame every 10 ms.
+#[test]
+fn the_live_page_follows_pauses_steps_forces_breaks_and_switches_agents() {
+    let Some(chromium) = chromium() else {
+        return eprintln!("skipped: no chromium (Debian: apt-get install chromium)");
+    };
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("live");
+    std::fs::create_dir_all(&dir).unwrap();
+    let page = LivePage::serve::<creature::CreatureBrain>(
+        3,
+        Options::new().port(0).notes(64).title("Live creatures"),
+    )
+    .unwrap();
+    let root = page.recorder().uid_of("root").unwrap();
+    let running = AtomicBool::new(true);
+    let (tx, rx) = mpsc::channel();
+    std::thread::scope(|scope| {
+        let page = &page;
+        let running = &running;
+        scope.spawn(move || {
+            let mut world = creature::World::new(3, 7);
+            creature::run_live_page(&mut world, page, Duration::from_millis(10), |_, ticked| {
+                let _ = tx.send(ticked);
+                running.load(Ordering::Relaxed)
+            });
+        });
+        let _finish = Finish { running, page };
+        let program = Program { frames: rx };
+        let mut browser = Browser::start(&chromium, "page");
+        browser.call("Page.enable", json!({}));
+        browser.call("Page.navigate", json!({"url": page.url()}));
+
+        // It follows the running program: the tick counter advances.
+        browser.wait(
+            "document.body.dataset.connection === 'live' && +document.body.dataset.frame >= 3",
+        );
+        let frame: u64 = browser.body("frame").parse().unwrap();
+        browser.wait(&format!("+document.body.dataset.frame >= {}", frame + 3));
+        assert_eq!(browser.body("agent"), "0");
+
+        // Pause: the program stops ticking, and the page says so.
+        browser.click("#pause");
+        browser.wait("document.body.dataset.paused === 'true'");
+        program.idle_frames(5);
+        let paused_at = page.frames();
+        browser.wait(&format!("+document.body.dataset.frame === {paused_at}"));
+        program.idle_frames(10);
+        assert_eq!(page.frames(), paused_at, "paused, no frame ticks");
+        let tick: u64 = browser.body("tick").parse().unwrap();
+
+        // Step: exactly one tick, then paused again.
+        browser.click("#step");
+        browser.wait(&format!(
+            "+document.body.dataset.frame === {} && +document.body.dataset.tick === {}",
+            paused_at + 1,
+            tick + 1
+        ));
+        program.idle_frames(10);
+        assert_eq!(page.frames(), paused_at + 1, "a step is one frame");
+        assert_eq!(browser.body("tick"), (tick + 1).to_string());
+
+        // Force the root to fail: the next tick it returns failure without
+        // running, so every node of the tree is idle after it and nothing
+        // else changed but the root.
+        browser.eval(&format!(
+            "document.querySelector('li.node[data-uid=\"{root}\"] > .row').click()"
+        ));
+        browser.click("#force-failure");
+        browser.wait(&format!(
+            "document.querySelector('li.node[data-uid=\"{root}\"]').dataset.forced === 'failure'"
+        ));
+        browser.click("#step");
+        browser.wait(&format!(
+            "+document.body.dataset.frame === {}",
+            paused_at + 2
+        ));
+        let changes = browser
+            .eval("[...document.querySelectorAll('#transitions tr')].map((r) => r.textContent)");
+        let changes: Vec<&str> = changes
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_str().unwrap())
+            .collect();
+        assert!(
+            changes
+                .iter()
+                .any(|c| c.starts_with(&format!("#{root}'root")) && c.ends_with("failure")),
+            "the root's forced failure is in the tick's transitions: {changes:?}"
+        );
+        let statuses = browser
+            .eval("[...document.querySelectorAll('li.node')].map((li) => li.dataset.status)");
+        assert!(
+            statuses.as_array().unwrap().iter().all(|s| s == "idle"),
+            "nothing runs under a root forced to fail: {statuses}"
+        );
+        let forced = page.recorder().transitions(0).unwrap();
+        let last = forced.last().unwrap();
+        assert_eq!((last.uid, last.status.name()), (root, "idle"));
+        browser.click("#unforce");
+        browser.wait(&format!(
+            "!document.querySelector('li.node[data-uid=\"{root}\"]').dataset.forced"
+        ));
+
+        // A breakpoint on the root: resumed, the program stops in the
+        // watched creature's next tick, and the page shows where.
+        browser.click("#break");
+        browser.wait(&format!(
+            "document.querySelector('li.node[data-uid=\"{root}\"]').dataset.breakpoint === 'true'"
+        ));
+        let before = page.frames();
+        browser.click("#resume");
+        browser.wait(&format!("document.body.dataset.stoppedAt === '{root}'"));
+        assert_eq!(page.stopped_at(), Some((0, root)));
+        assert_eq!(
+            browser.node(root, "data-stopped"),
+            json!("true"),
+            "the node stopped at is marked"
+        );
+        let text = browser.eval("document.getElementById('live-state').textContent");
+        assert!(
+            text.as_str().unwrap().contains("stopped at 'root"),
+            "{text}"
+        );
+        // Stopped in a tick, the program's loop waits: no frame ends.
+        assert_eq!(page.frames(), before);
+        // Step: that frame finishes, and the program pauses.
+        browser.click("#step");
+        browser.wait(&format!(
+            "!document.body.dataset.stoppedAt && +document.body.dataset.frame === {}",
+            before + 1
+        ));
+        assert_eq!(page.stopped_at(), None);
+        program.idle_frames(5);
+        assert_eq!(page.frames(), before + 1);
+        browser.click("#break");
+        browser.wait(&format!(
+            "!document.querySelector('li.node[data-uid=\"{root}\"]').dataset.breakpoint"
+        ));
+
+        // Another agent: the picker switches the view and the agent the
+        // controls act on.
+        browser.eval(
+            "(() => { const s = document.getElementById('agents'); s.value = '2'; s.dispatchEvent(new Event('change')); })()",
+        );
+        browser
+            .wait("document.body.dataset.agent === '2' && document.body.dataset.watched === '2'");
+        assert_eq!(page.watched(), 2);
+        browser.click("#resume");
+        let frame: u64 = page.frames();
+        browser.wait(&format!("+document.body.dataset.frame >= {}", frame + 3));
+        // Its history is creature 2's: the page's current tick's statuses
+        // are the recorder's.
+        browser.wait("document.querySelector('#notes td.note') !== null");
+
+        browser.screenshot(&dir.join("live.png"));
+        assert!(std::fs::metadata(dir.join("live.png")).unwrap().len() > 10_000);
+
+        // The program stops: the page says so.
+        running.store(false, Ordering::Relaxed);
+        drop(program);
+        page.stop();
+        browser.wait("document.body.dataset.connection === 'stopped'");
+        let text = browser.eval("document.getElementById('live-state').textContent");
+        assert!(
+            text.as_str().unwrap().contains("the program stopped"),
+            "{text}"
+        );
+    });
+}
