@@ -356,6 +356,8 @@ struct Agent {
     ticks: u32,
     /// Between the first event of a tick and its root's status.
     in_tick: bool,
+    /// The node table and view last matched (see [`Agent::uid_seen`]).
+    seen_table: (usize, usize),
 }
 
 impl Agent {
@@ -375,6 +377,7 @@ impl Agent {
             now: 0.0,
             ticks: 0,
             in_tick: false,
+            seen_table: (0, 0),
         }
     }
 
@@ -393,7 +396,15 @@ impl Agent {
 
     /// Returns `uid` to idle: a running node is halted (its children
     /// first, deepest first), a finished one only goes back to idle itself.
+    #[inline]
     fn reset(&mut self, layout: &Layout, uid: u16) {
+        if self.status[uid as usize] != NodeStatus::Idle {
+            self.halt(layout, uid);
+        }
+    }
+
+    /// [`reset`](Self::reset) of a node that is not idle.
+    fn halt(&mut self, layout: &Layout, uid: u16) {
         match self.status[uid as usize] {
             NodeStatus::Idle => return,
             NodeStatus::Running => self.reset_children(layout, uid),
@@ -502,6 +513,40 @@ impl Agent {
             .then(|| (top.base + top.view.offset(node.id) as u16, top))
     }
 
+    /// [`uid`](Self::uid), remembering the node table of the last node
+    /// found by name (its address, from the node's address and id) with
+    /// the instance's view, so that the other events of that table are
+    /// found without comparing names.
+    #[inline]
+    fn uid_seen(&mut self, node: &'static NodeInfo) -> Option<(u16, Instance)> {
+        let top = *self.stack.last()?;
+        let table = (node as *const NodeInfo as usize)
+            .wrapping_sub(node.id.wrapping_mul(core::mem::size_of::<NodeInfo>()));
+        let key = (table, top.view as *const TreeView<'static> as usize);
+        if key == self.seen_table && node.id < top.view.nodes.len() {
+            return Some((top.base + top.view.offset(node.id) as u16, top));
+        }
+        let found = self.uid(node);
+        if found.is_some() {
+            self.seen_table = key;
+        }
+        found
+    }
+
+    /// Whether `uid` returning `status` changes nothing: it was running
+    /// and runs on, under a running parent whose other children are idle
+    /// already (they were returned to idle when it started running), and it
+    /// is not the root (whose status ends the tick).
+    #[inline]
+    fn steady(&self, layout: &Layout, uid: u16, status: NodeStatus) -> bool {
+        let slot = &layout.slots[uid as usize];
+        status == NodeStatus::Running
+            && uid != 1
+            && self.status[uid as usize] == NodeStatus::Running
+            && self.status[slot.parent as usize] == NodeStatus::Running
+            && rule(layout.slots[slot.parent as usize].info.kind) != Rule::Reactive
+    }
+
     fn apply(&mut self, layout: &Layout, event: &TraceEvent) {
         self.now = event.now;
         // `reset` is called between ticks, and a tick's end comes after its
@@ -520,8 +565,12 @@ impl Agent {
                 {
                     self.stack.pop();
                 }
-                if let Some((uid, _)) = self.uid(event.node) {
-                    self.returned(layout, uid, status.into());
+                if let Some((uid, _)) = self.uid_seen(event.node) {
+                    let status = status.into();
+                    if self.steady(layout, uid, status) {
+                        return;
+                    }
+                    self.returned(layout, uid, status);
                     if uid == 1 {
                         self.ticks += 1;
                         self.in_tick = false;
