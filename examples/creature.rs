@@ -623,6 +623,7 @@ pub fn run_live_page(
     pace: std::time::Duration,
     mut go_on: impl FnMut(&World, bool) -> bool,
 ) {
+    let mut next = std::time::Instant::now();
     loop {
         let ticked = if let Some(_frame) = page.frame() {
             world.step(page, |c, _| {
@@ -644,6 +645,13 @@ pub fn run_live_page(
         if !go_on(world, ticked) {
             break;
         }
-        std::thread::sleep(pace);
+        // A fixed rate: the next frame starts `pace` after this one did.
+        next += pace;
+        let now = std::time::Instant::now();
+        if next > now {
+            std::thread::sleep(next - now);
+        } else {
+            next = now;
+        }
     }
 }

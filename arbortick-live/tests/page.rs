@@ -458,3 +458,132 @@ fn the_live_page_follows_pauses_steps_forces_breaks_and_switches_agents() {
         );
     });
 }
+
+/// Milliseconds at the given fraction of `values`, sorted.
+fn percentile(values: &mut [f64], at: f64) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[((values.len() - 1) as f64 * at).round() as usize]
+}
+
+/// A measurement, not a check: 10,000 creatures ticking at 60 Hz on one
+/// thread with the page open on creature 0, for 600 frames. Writes
+/// `BENCHMARKS-live.md` beside this crate's manifest:
+/// `cargo test --release -p arbortick-live --test page -- --ignored`.
+#[test]
+#[ignore = "a measurement (writes BENCHMARKS-live.md): run it --release with --ignored"]
+fn measure_ten_thousand_agents_at_60_hz() {
+    const AGENTS: u64 = 10_000;
+    const FRAMES: usize = 600;
+    let Some(chromium) = chromium() else {
+        return eprintln!("skipped: no chromium");
+    };
+    let page = LivePage::serve::<creature::CreatureBrain>(
+        AGENTS as usize,
+        Options::new().port(0).notes(64),
+    )
+    .unwrap();
+    let running = AtomicBool::new(true);
+    let mut ticks = Vec::new();
+    let measured = std::thread::scope(|scope| {
+        let page = &page;
+        let running = &running;
+        let program = scope.spawn(move || {
+            let mut world = creature::World::new(AGENTS, 7);
+            let pace = Duration::from_secs_f64(1.0 / 60.0);
+            let mut next = std::time::Instant::now();
+            let mut ticks = Vec::new();
+            while running.load(Ordering::Relaxed) {
+                let start = std::time::Instant::now();
+                if let Some(_frame) = page.frame() {
+                    world.step(page, |_, _| {});
+                }
+                ticks.push(start.elapsed().as_secs_f64() * 1e3);
+                next += pace;
+                let now = std::time::Instant::now();
+                if next > now {
+                    std::thread::sleep(next - now);
+                } else {
+                    next = now;
+                }
+            }
+            ticks
+        });
+        let _finish = Finish { running, page };
+        let mut browser = Browser::start(&chromium, "scale");
+        browser.call("Page.navigate", json!({"url": page.url()}));
+        browser.wait("document.body.dataset.connection === 'live'");
+        browser.eval(
+            "window.measured = { latency: [], render: [], frames: [] };
+             document.addEventListener('bt-render', () => {
+               measured.latency.push(+document.body.dataset.latencyMs);
+               measured.render.push(+document.body.dataset.renderMs);
+             });
+             (() => { let last = performance.now();
+               const f = (t) => { measured.frames.push(t - last); last = t; requestAnimationFrame(f); };
+               requestAnimationFrame(f); })()",
+        );
+        browser.wait(&format!("measured.latency.length >= {FRAMES}"));
+        // The page's newest frame, then the program's: the page is at most
+        // this many frames behind.
+        let shown = browser.body("frame").parse::<u64>().unwrap();
+        let lag = page.frames().saturating_sub(shown);
+        let measured = browser.eval("JSON.stringify(measured)");
+        running.store(false, Ordering::Relaxed);
+        ticks = program.join().unwrap();
+        (measured, lag)
+    });
+    let (measured, lag) = measured;
+    let measured: Value = serde_json::from_str(measured.as_str().unwrap()).unwrap();
+    let series = |name: &str| -> Vec<f64> {
+        measured[name]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap_or(0.0))
+            .collect()
+    };
+    let (mut latency, mut render, mut frames) =
+        (series("latency"), series("render"), series("frames"));
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    let mut rows = String::new();
+    for (what, values) in [
+        (
+            "program: ticking 10,000 creatures, one frame (ms)",
+            &mut ticks,
+        ),
+        (
+            "page: end of the program's frame to the page drawn (ms)",
+            &mut latency,
+        ),
+        ("page: drawing one message (ms)", &mut render),
+        ("page: time between animation frames (ms)", &mut frames),
+    ] {
+        rows.push_str(&format!(
+            "| {what} | {} | {:.2} | {:.2} | {:.2} | {:.2} |\n",
+            values.len(),
+            mean(values),
+            percentile(values, 0.5),
+            percentile(values, 0.99),
+            percentile(values, 1.0),
+        ));
+    }
+    let report = format!(
+        "# The live page at scale\n\n\
+         Written by `cargo test --release -p arbortick-live --test page -- --ignored` \
+         (`measure_ten_thousand_agents_at_60_hz`): the creature example's world with \
+         10,000 creatures ticking at 60 frames a second on one thread, every creature \
+         recorded by the live page (`LivePage`, rings of 256 transitions, notes kept), \
+         and headless Chromium showing creature 0 live, for {FRAMES} messages. The \
+         page's latency is the time from the end of the program's frame (the server's \
+         clock) to the page having drawn it (the browser's clock, same machine).\n\n\
+         | measured | samples | mean | median | 99th percentile | max |\n\
+         |---|---:|---:|---:|---:|---:|\n{rows}\n\
+         When the page had drawn {FRAMES} messages it was at most {lag} frame(s) behind the program.\n"
+    );
+    print!("{report}");
+    std::fs::write(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("BENCHMARKS-live.md"),
+        report,
+    )
+    .unwrap();
+}

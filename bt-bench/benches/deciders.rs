@@ -134,7 +134,10 @@ fn report(dir: &Path) -> String {
          `NoTrace`: the integration the crate documents.\n\
          - **bt-groot2-polled-10hz**: the same, with a client on another thread asking for the \
          statuses 10 times a second: agent 0's statuses are recorded every tick, and the server \
-         thread answers.\n"
+         thread answers.\n\
+         - **bt-live-page-no-client**: generated, with the live page (`bt_live::LivePage`) \
+         attached to every agent's context, no page open: every agent recorded (a ring of 16 \
+         transitions each), each tick asking whether its agent is watched with hooks set.\n"
     )
     .unwrap();
     writeln!(

@@ -169,6 +169,10 @@ pub enum Variant {
     /// The same, with a client asking for the statuses 10 times a second:
     /// agent 0's statuses are recorded.
     GrootPolled,
+    /// Generated, with the live page (`bt_live::LivePage`) attached to
+    /// every agent's context: every agent recorded (a ring of [`RING`]
+    /// transitions each), hooks asked for, no page open.
+    LivePage,
 }
 
 /// A Groot2 client on its own thread asking for the statuses every 100 ms
@@ -233,7 +237,7 @@ pub const RING: usize = 16;
 
 impl Variant {
     /// Every variant.
-    pub const ALL: [Variant; 10] = [
+    pub const ALL: [Variant; 11] = [
         Variant::Hand,
         Variant::NoContext,
         Variant::NoTrace,
@@ -244,6 +248,7 @@ impl Variant {
         Variant::GrootAttached,
         Variant::GrootDispatched,
         Variant::GrootPolled,
+        Variant::LivePage,
     ];
 
     /// Benchmark name.
@@ -259,6 +264,7 @@ impl Variant {
             Variant::GrootAttached => "bt-groot2-attached-no-client",
             Variant::GrootDispatched => "bt-groot2-no-client",
             Variant::GrootPolled => "bt-groot2-polled-10hz",
+            Variant::LivePage => "bt-live-page-no-client",
         }
     }
 }
@@ -300,6 +306,7 @@ pub struct Herd {
     /// Dropped before the server: fields drop in order.
     _poller: Option<Poller>,
     groot: Option<bt_groot::Groot2>,
+    live: Option<bt_live::LivePage>,
     now: f64,
     /// Hash of the statuses returned.
     pub statuses: u64,
@@ -327,6 +334,13 @@ impl Herd {
             recorder: (variant == Variant::Recorded).then(|| Recorder::new::<Decider>(count, RING)),
             _poller: poller,
             groot,
+            live: (variant == Variant::LivePage).then(|| {
+                bt_live::LivePage::serve::<Decider>(
+                    count,
+                    bt_live::Options::new().port(0).capacity(RING),
+                )
+                .expect("a free port")
+            }),
             now: 0.0,
             statuses: 0,
         }
@@ -346,6 +360,7 @@ impl Herd {
             hand,
             recorder,
             groot,
+            live,
             now,
             statuses,
             ..
@@ -380,6 +395,13 @@ impl Herd {
                 let groot = groot.as_ref().expect("the served herd has one");
                 each(npcs, now, statuses, |i, npc, cx| {
                     ours[i].tick(npc, &cx.trace(groot))
+                });
+            }
+            Variant::LivePage => {
+                let live = live.as_ref().expect("the live herd has a page");
+                let _frame = live.frame();
+                each(npcs, now, statuses, |i, npc, cx| {
+                    ours[i].tick(npc, &cx.trace(live))
                 });
             }
             Variant::GrootDispatched | Variant::GrootPolled => {
