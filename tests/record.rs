@@ -525,3 +525,147 @@ fn try_catch_returns_its_try_children_to_idle_when_the_catch_starts() {
         ]
     );
 }
+
+/// The ticks of a history object (`Recorder::history_json`): per tick, its
+/// transitions as (uid, status byte).
+fn decode_history(history: &serde_json::Value) -> Vec<Vec<(u16, u8)>> {
+    let text = history["log"].as_str().unwrap();
+    let sextet = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        _ => 63,
+    };
+    let mut bytes = Vec::new();
+    for chunk in text.as_bytes().chunks(4) {
+        let kept: Vec<u8> = chunk.iter().copied().filter(|&c| c != b'=').collect();
+        let n = kept.iter().enumerate().fold(0u32, |n, (i, &c)| {
+            n | (u32::from(sextet(c)) << (18 - 6 * i))
+        });
+        for i in 0..kept.len() - 1 {
+            bytes.push((n >> (16 - 8 * i)) as u8);
+        }
+    }
+    let mut ticks = Vec::new();
+    let mut p = 0;
+    for _ in 0..history["ticks"].as_u64().unwrap() {
+        let (mut count, mut shift) = (0usize, 0);
+        loop {
+            let b = bytes[p];
+            p += 1;
+            count |= usize::from(b & 127) << shift;
+            shift += 7;
+            if b & 128 == 0 {
+                break;
+            }
+        }
+        if count > 0 {
+            p += 4; // the tick's time
+        }
+        let mut tick = Vec::new();
+        for _ in 0..count {
+            tick.push((u16::from_le_bytes([bytes[p], bytes[p + 1]]), bytes[p + 2]));
+            p += 3;
+        }
+        ticks.push(tick);
+    }
+    assert_eq!(p, bytes.len(), "the log holds exactly its ticks");
+    ticks
+}
+
+/// `recorder`'s transitions of `agent` in ticks `from..to`, grouped by tick.
+fn kept(recorder: &Recorder, agent: u64, from: u32, to: u32) -> Vec<Vec<(u16, u8)>> {
+    let all = recorder.transitions(agent).unwrap();
+    (from..to)
+        .map(|tick| {
+            all.iter()
+                .filter(|t| t.tick == tick)
+                .map(|t| (t.uid, t.status as u8))
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn histories_for_a_live_page_start_whole_then_carry_on_tick_by_tick() {
+    let history = |recorder: &Recorder, since| {
+        let mut out = String::new();
+        let next = recorder.history_json(0, since, &mut out).unwrap();
+        (
+            next,
+            serde_json::from_str::<serde_json::Value>(&out).unwrap(),
+        )
+    };
+    let big = Recorder::new::<Life>(1, 1 << 16);
+    let small = Recorder::new::<Life>(1, 12);
+    let mut bot = Bot {
+        seed: 0x9e37_79b9,
+        ..Bot::default()
+    };
+    let mut life = [Life::default(), Life::default()];
+    let mut lives = [bot.seed, bot.seed];
+    let mut tick_both = |from: u32, to: u32| {
+        for (i, recorder) in [&big, &small].into_iter().enumerate() {
+            bot.seed = lives[i];
+            for tick in from..to {
+                let cx: Cx = Ctx::new(f64::from(tick) * 0.1, 0.1).trace(recorder);
+                bot.alarm = tick % 40 < 10;
+                life[i].tick(&mut bot, &cx);
+            }
+            lives[i] = bot.seed;
+        }
+    };
+    tick_both(0, 30);
+
+    // First, everything kept: from tick 0, every node idle before it.
+    let (next, first) = history(&big, None);
+    assert_eq!(next, 30);
+    assert_eq!(
+        (first["first"].as_u64(), first["ticks"].as_u64()),
+        (Some(0), Some(30))
+    );
+    assert_eq!(first["reset"], true);
+    let base = first["base"].as_array().unwrap();
+    assert_eq!(base.len(), big.nodes() + 1);
+    assert!(base.iter().all(|s| s == 0));
+    assert_eq!(decode_history(&first), kept(&big, 0, 0, 30));
+
+    // Then the ticks since: nothing twice, nothing missed.
+    let (again, none) = history(&big, Some(next));
+    assert_eq!((again, none["ticks"].as_u64()), (30, Some(0)));
+    assert!(none.get("reset").is_none());
+    tick_both(30, 50);
+    let (next, more) = history(&big, Some(next));
+    assert_eq!(next, 50);
+    assert_eq!(
+        (more["first"].as_u64(), more["ticks"].as_u64()),
+        (Some(30), Some(20))
+    );
+    assert_eq!(decode_history(&more), kept(&big, 0, 30, 50));
+
+    // A ring that dropped transitions not yet sent starts over, from its
+    // oldest kept tick, with each node's status as far as it knows: its
+    // current one, unless a kept transition changes it (then idle).
+    let (next, _) = history(&small, None);
+    tick_both(50, 80);
+    assert!(small.dropped(0).unwrap() > 0);
+    let (end, over) = history(&small, Some(next));
+    assert_eq!(end, 80);
+    assert_eq!(over["reset"], true);
+    let kept_small = small.transitions(0).unwrap();
+    let oldest = kept_small[0].tick;
+    assert_eq!(over["first"].as_u64(), Some(u64::from(oldest)));
+    assert_eq!(decode_history(&over), kept(&small, 0, oldest, 80));
+    let now = small.current_statuses(0).unwrap();
+    for (uid, status) in over["base"].as_array().unwrap().iter().enumerate() {
+        let changed = kept_small.iter().any(|t| usize::from(t.uid) == uid);
+        let expected = if changed { 0 } else { now[uid] as u8 };
+        assert_eq!(status, expected, "uid {uid}");
+    }
+
+    // An agent not recorded is an error, and nothing is written.
+    let mut out = String::new();
+    assert!(big.history_json(1, None, &mut out).is_err());
+    assert!(out.is_empty());
+}
