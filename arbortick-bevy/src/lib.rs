@@ -108,6 +108,12 @@
 //!   attached (a Groot2 server from `arbortick-groot` following one entity,
 //!   a recorder), and every other agent as without it; the tree implements
 //!   [`TracedAgentTree`] too. `barracks --groot PORT` shows it.
+//! - **Inspecting.** A plugin built [`inspected`](TreePlugin::inspected)
+//!   keeps a [`TreeInspect<T>`] component current on every agent that has
+//!   one: the active path by label, kind and source text, how long each
+//!   node has run and the last tick's status, for inspectors and remote
+//!   clients to show as they are (see [Inspecting a running
+//!   tree](#inspecting-a-running-tree)).
 //! - **Finishing.** A tick that ends in `Success` or `Failure` writes a
 //!   [`TreeFinished`] message; the next tick starts the tree over.
 //! - **Leaving.** Removing the state, inserting a new one over it,
@@ -116,6 +122,38 @@
 //!   back, rendezvous members leave), through observers, while both
 //!   components are still there. A state that stays (its agent component
 //!   was removed) is left as new, and starts over if an agent comes back.
+//!
+//! # Inspecting a running tree
+//!
+//! The reflected state reads as nested enums of node numbers
+//! (`{"active":{"root":{"N5":{"N7":20}}}}`): right for saving, hard for a
+//! person. Add [`TreeInspect<T>`] to an agent and build the plugin
+//! [`inspected`](TreePlugin::inspected), and after every tick the
+//! component says, in words, what runs:
+//!
+//! ```text
+//! {"tree":"Guard","last":"running","active":[
+//!   {"id":0,"label":"root","kind":"prioritized","detail":"prioritized","depth":0,"status":"running","active_for":null},
+//!   {"id":5,"label":"patrol","kind":"sequence",…,"depth":1,"status":"running","active_for":12.5},
+//!   {"id":7,"label":"back","kind":"wait",…}]}
+//! ```
+//!
+//! Inspectors and the Bevy Remote Protocol (`world.get_components` with
+//! the type path `bt_bevy::TreeInspect<your::Tree>`) show it as is. It is a
+//! view: writing it changes nothing, since the next tick rewrites it.
+//!
+//! **Writing a tree's state from outside** (an inspector's editor, the
+//! remote protocol's `world.mutate_components` or `world.insert_components`
+//! on the state itself) skips halting: the branch it abandons never gets
+//! its `halt`, a gate permit it held is never given back, a rendezvous
+//! keeps a member. To change what an agent does from outside, go through
+//! the tree: replace the state with a new one (`insert`: the plugin halts
+//! the old one's running nodes once, see *Leaving* above), reset it from a
+//! system (`AgentTree::reset_agent`), or force a node through a hook
+//! ([`TreePlugin::traced`] with `bt::testing`'s hooks or the live tools).
+//! Registering the state's type without `ReflectComponent`
+//! (`#[reflect(Component)]`) keeps remote clients from writing it at all,
+//! while [`TreeInspect`] still shows it.
 //!
 //! [`Time`]: bevy_time::Time
 //! [`Time::elapsed_secs_f64`]: bevy_time::Time::elapsed_secs_f64
@@ -126,8 +164,11 @@ use bevy_ecs::batching::BatchingStrategy;
 use bevy_ecs::component::Mutable;
 use bevy_ecs::lifecycle::{Discard, Remove};
 use bevy_ecs::prelude::*;
+use bevy_ecs::reflect::ReflectComponent;
 use bevy_ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy_ecs::utils::Parallel;
+use bevy_reflect::std_traits::ReflectDefault;
+use bevy_reflect::{Reflect, TypePath};
 use bevy_time::Time;
 use bt::bitflags::Flags;
 use bt::{BehaviorTree, Ctx, Status, Trace};
@@ -374,6 +415,8 @@ pub struct TreePlugin<T> {
     /// The tick system, for a tree ticked with a hook; the plain one
     /// otherwise.
     traced: Option<TickSystem>,
+    /// Adds the system that keeps [`TreeInspect`] current.
+    inspected: Option<fn(&mut App, InternedScheduleLabel)>,
     tree: PhantomData<fn() -> T>,
 }
 
@@ -395,6 +438,7 @@ impl<T> TreePlugin<T> {
                 .batches_per_thread(4),
             mark_changed: true,
             traced: None,
+            inspected: None,
             tree: PhantomData,
         }
     }
@@ -445,6 +489,21 @@ impl<T: TracedAgentTree> TreePlugin<T> {
     }
 }
 
+impl<T: AgentTree + TypePath> TreePlugin<T> {
+    /// Keeps a [`TreeInspect<T>`] current, after every tick, on each agent
+    /// that has one, and registers its type for reflection (see
+    /// [Inspecting a running tree](crate#inspecting-a-running-tree)).
+    /// Agents without the component cost nothing more.
+    pub fn inspected(mut self) -> Self {
+        self.inspected = Some(|app, schedule| {
+            app.register_type::<TreeInspect<T>>()
+                .register_type::<InspectedNode>()
+                .add_systems(schedule, inspect::<T>.after(TreeSystems::Tick));
+        });
+        self
+    }
+}
+
 impl<T> Default for TreePlugin<T> {
     /// Ticks the tree in `Update`.
     fn default() -> Self {
@@ -466,6 +525,9 @@ impl<T: AgentTree> Plugin for TreePlugin<T> {
         // compiled for its own (the choice inside the loop costs more than
         // the change ticks it saves).
         let batching = self.batching.clone();
+        if let Some(add) = self.inspected {
+            add(app, self.schedule);
+        }
         if let Some(add) = self.traced {
             add(app, self.schedule, batching, self.mark_changed);
             return;
@@ -681,4 +743,121 @@ fn halt_removed_agent<T: AgentTree>(
     shared: Res<TreeShared<T>>,
 ) {
     halt(remove.entity, &mut agents, &time, &shared);
+}
+
+/// A view, in words, of what an agent's tree `T` is doing: kept current
+/// after every tick by a plugin built
+/// [`inspected`](TreePlugin::inspected), for inspectors and remote clients
+/// (see [Inspecting a running tree](crate#inspecting-a-running-tree)).
+/// Add it to the agents to show; writing it changes nothing.
+#[derive(Component, Reflect)]
+#[reflect(Component, Default)]
+pub struct TreeInspect<T: TypePath> {
+    /// The tree's name.
+    pub tree: String,
+    /// What the last tick returned: `running`, `success` or `failure`
+    /// (`not ticked` before the first).
+    pub last: String,
+    /// The active path, root first: every node running.
+    pub active: Vec<InspectedNode>,
+    #[reflect(ignore)]
+    tree_type: PhantomData<fn() -> T>,
+}
+
+impl<T: TypePath> Default for TreeInspect<T> {
+    fn default() -> Self {
+        TreeInspect {
+            tree: String::new(),
+            last: "not ticked".into(),
+            active: Vec::new(),
+            tree_type: PhantomData,
+        }
+    }
+}
+
+impl<T: TypePath> fmt::Debug for TreeInspect<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TreeInspect")
+            .field("tree", &self.tree)
+            .field("last", &self.last)
+            .field("active", &self.active)
+            .finish()
+    }
+}
+
+/// One running node of a [`TreeInspect`].
+#[derive(Reflect, Clone, Debug, Default, PartialEq)]
+pub struct InspectedNode {
+    /// Its id in its tree's node table (`Tree::NODES`).
+    pub id: u32,
+    /// Its label, without the quote.
+    pub label: Option<String>,
+    /// Its kind, as the DSL's keyword (`prioritized`, `leaf`, `wait`…).
+    pub kind: String,
+    /// Its source text.
+    pub detail: String,
+    /// Its depth in the whole tree (embedded trees' nodes included).
+    pub depth: u32,
+    /// `running`: every node of the active path runs.
+    pub status: String,
+    /// Seconds since it became active, for nodes that record it (decider
+    /// children in trees that record activation times, `scope`s, `wait`,
+    /// `timeout`, `delay`).
+    pub active_for: Option<f64>,
+}
+
+/// Sets `text` to `value`, reusing its buffer.
+fn set_text(text: &mut String, value: &str) {
+    if text != value {
+        text.clear();
+        text.push_str(value);
+    }
+}
+
+/// The system of a plugin built [`inspected`](TreePlugin::inspected):
+/// rewrites every [`TreeInspect<T>`] from its agent's state, reusing its
+/// buffers (no allocation once a path has been seen).
+fn inspect<T: AgentTree + TypePath>(
+    time: Res<Time>,
+    mut finished: MessageReader<TreeFinished<T>>,
+    mut views: Query<(&T, &mut TreeInspect<T>)>,
+) {
+    let now = time.elapsed_secs_f64();
+    for end in finished.read() {
+        if let Ok((_, mut view)) = views.get_mut(end.entity) {
+            let last = if end.status == Status::Success {
+                "success"
+            } else {
+                "failure"
+            };
+            set_text(&mut view.last, last);
+        }
+    }
+    for (state, mut view) in &mut views {
+        let view = &mut *view;
+        set_text(&mut view.tree, T::VIEW.name);
+        let mut n = 0;
+        state.visit_active(0, &mut |node| {
+            if view.active.len() == n {
+                view.active.push(InspectedNode::default());
+            }
+            let entry = &mut view.active[n];
+            let info = node.info;
+            entry.id = info.id as u32;
+            match (&mut entry.label, info.label) {
+                (Some(text), Some(label)) => set_text(text, label),
+                (slot, label) => *slot = label.map(str::to_owned),
+            }
+            set_text(&mut entry.kind, info.kind.keyword());
+            set_text(&mut entry.detail, info.detail);
+            entry.depth = node.depth as u32;
+            set_text(&mut entry.status, "running");
+            entry.active_for = node.since.map(|since| now - since);
+            n += 1;
+        });
+        view.active.truncate(n);
+        if n > 0 {
+            set_text(&mut view.last, "running");
+        }
+    }
 }

@@ -18,7 +18,7 @@ use bt_bench::harness::TreeId;
 use bt_bench::ours::Guard;
 use bt_bench::report::{machine, mean_ns};
 use bt_bench::world::{Agent, Checksum, Scenario};
-use bt_bevy::{AgentTree, DEFAULT_MIN_BATCH, TreePlugin};
+use bt_bevy::{AgentTree, DEFAULT_MIN_BATCH, TreeInspect, TreePlugin};
 use criterion::Criterion;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -88,6 +88,23 @@ fn app(agents: usize, plugin: TreePlugin<Guard>) -> App {
     app
 }
 
+/// The same, every agent with a [`TreeInspect`] the plugin keeps current.
+fn inspected_app(agents: usize) -> App {
+    let mut app = App::new();
+    app.init_resource::<Time>().add_plugins(
+        TreePlugin::<Guard>::default()
+            .batching(BatchingStrategy::fixed(usize::MAX))
+            .inspected(),
+    );
+    app.world_mut().spawn_batch(
+        TreeId::Guard
+            .agents(Scenario::Preemption, agents)
+            .into_iter()
+            .map(|a| (a, Guard::default(), TreeInspect::<Guard>::default())),
+    );
+    app
+}
+
 /// One frame of the app: the clock advances, `Update` runs.
 fn frame(app: &mut App) {
     app.world_mut().resource_mut::<Time>().advance_by(DT);
@@ -118,17 +135,20 @@ fn main() {
         let mut one = app(agents, one_batch());
         let mut unmarked = app(agents, one_batch().without_change_detection());
         let mut parallel = app(agents, TreePlugin::default());
+        let mut inspected = inspected_app(agents);
         for _ in 0..SETTLE {
             plain.frame();
             frame(&mut one);
             frame(&mut unmarked);
             frame(&mut parallel);
+            frame(&mut inspected);
         }
         // The same leaf calls, outcomes and halts on every side.
         let expected = plain.checksum();
         assert!(checksum(&mut one).agrees_with(&expected), "one thread");
         assert!(checksum(&mut unmarked).agrees_with(&expected), "unmarked");
         assert!(checksum(&mut parallel).agrees_with(&expected), "parallel");
+        assert!(checksum(&mut inspected).agrees_with(&expected), "inspected");
         let mut g = c.benchmark_group(format!("bevy-{agents}"));
         g.sample_size(if agents > 10_000 { 20 } else { 100 })
             .warm_up_time(Duration::from_secs(1))
@@ -137,6 +157,9 @@ fn main() {
         g.bench_function("plugin-one-thread", |b| b.iter(|| frame(&mut one)));
         g.bench_function("plugin-one-thread-unmarked", |b| {
             b.iter(|| frame(&mut unmarked))
+        });
+        g.bench_function("plugin-one-thread-inspected", |b| {
+            b.iter(|| frame(&mut inspected))
         });
         g.bench_function("plain-parallel", |b| b.iter(|| plain.frame_parallel()));
         g.bench_function("plugin", |b| b.iter(|| frame(&mut parallel)));
@@ -193,6 +216,11 @@ fn report(dir: &Path) -> String {
                 "plain",
                 "plugin-one-thread-unmarked",
             ),
+            (
+                "1, every agent inspected".to_string(),
+                "plain",
+                "plugin-one-thread-inspected",
+            ),
             (format!("{threads}, default"), "plain-parallel", "plugin"),
         ] {
             match (per_agent(plain), per_agent(plugin)) {
@@ -214,7 +242,8 @@ fn report(dir: &Path) -> String {
              µs from run to run): the fixed cost of running Bevy's main schedule, which any app pays. At 1,000 agents\n\
              it is most of the frame; the 100,000-agent rows show what each agent costs. *Without change detection*\n\
              is `TreePlugin::without_change_detection()`: the ticks do not write the state's and the agent's change\n\
-             ticks.",
+             ticks. *Every agent inspected* is `TreePlugin::inspected()` with a `TreeInspect` on every agent: after\n\
+             the ticks, a system rewrites each agent's view of its active path (labels, kinds, times).",
             fixed / 1e3,
         )
         .unwrap();

@@ -76,7 +76,7 @@ bt::behavior_tree! {
     /// The 20-node guard of [`crate::spec::guard`]; a Bevy component in the
     /// plugin benchmark.
     #[bt(serde)]
-    #[derive(bevy_ecs::component::Component)]
+    #[derive(bevy_ecs::component::Component, bevy_reflect::TypePath)]
     pub tree Guard(me: &mut Agent) {
         parallel(success = 2, failure = 1) {
             force_success { Act { id: 10 } },
