@@ -288,7 +288,7 @@ impl Drop for Finish<'_> {
 }
 
 /// The page and program of every step below: three creatures, watched
-/// creature 0, a frame every 10 ms.
+/// creature 1, a frame every 10 ms.
 #[test]
 fn the_live_page_follows_pauses_steps_forces_breaks_and_switches_agents() {
     let Some(chromium) = chromium() else {
@@ -316,6 +316,8 @@ fn the_live_page_follows_pauses_steps_forces_breaks_and_switches_agents() {
         });
         let _finish = Finish { running, page };
         let program = Program { frames: rx };
+        // The program watches creature 1: the page opens on it.
+        page.watch(1).unwrap();
         let mut browser = Browser::start(&chromium, "page");
         browser.call("Page.enable", json!({}));
         browser.call("Page.navigate", json!({"url": page.url()}));
@@ -326,7 +328,7 @@ fn the_live_page_follows_pauses_steps_forces_breaks_and_switches_agents() {
         );
         let frame: u64 = browser.body("frame").parse().unwrap();
         browser.wait(&format!("+document.body.dataset.frame >= {}", frame + 3));
-        assert_eq!(browser.body("agent"), "0");
+        assert_eq!(browser.body("agent"), "1");
 
         // Pause: the program stops ticking, and the page says so.
         browser.click("#pause");
@@ -384,7 +386,7 @@ fn the_live_page_follows_pauses_steps_forces_breaks_and_switches_agents() {
             statuses.as_array().unwrap().iter().all(|s| s == "idle"),
             "nothing runs under a root forced to fail: {statuses}"
         );
-        let forced = page.recorder().transitions(0).unwrap();
+        let forced = page.recorder().transitions(1).unwrap();
         let last = forced.last().unwrap();
         assert_eq!((last.uid, last.status.name()), (root, "idle"));
         browser.click("#unforce");
@@ -393,7 +395,8 @@ fn the_live_page_follows_pauses_steps_forces_breaks_and_switches_agents() {
         ));
 
         // A breakpoint on the root: resumed, the program stops in the
-        // watched creature's next tick, and the page shows where.
+        // watched creature's next tick (after creature 0's), and the page
+        // shows where.
         browser.click("#break");
         browser.wait(&format!(
             "document.querySelector('li.node[data-uid=\"{root}\"]').dataset.breakpoint === 'true'"
@@ -401,7 +404,7 @@ fn the_live_page_follows_pauses_steps_forces_breaks_and_switches_agents() {
         let before = page.frames();
         browser.click("#resume");
         browser.wait(&format!("document.body.dataset.stoppedAt === '{root}'"));
-        assert_eq!(page.stopped_at(), Some((0, root)));
+        assert_eq!(page.stopped_at(), Some((1, root)));
         assert_eq!(
             browser.node(root, "data-stopped"),
             json!("true"),
