@@ -10,7 +10,11 @@
 
 use bt::record::Recorder;
 use bt::{BehaviorTree, Ctx, Leaf, NoFlags, Status, Trace};
-use std::path::{Path, PathBuf};
+#[path = "common/chromium.rs"]
+mod chromium;
+
+use chromium::chromium;
+use std::path::Path;
 use std::process::Command;
 
 struct Bot {
@@ -75,22 +79,6 @@ fn recording() -> Recorder {
         }
     }
     recorder
-}
-
-fn chromium() -> Option<PathBuf> {
-    for name in ["chromium", "chromium-browser", "google-chrome"] {
-        let ok = Command::new(name)
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success());
-        if ok {
-            return Some(name.into());
-        }
-    }
-    if std::env::var_os("BT_REQUIRE_CHROMIUM").is_some() {
-        panic!("BT_REQUIRE_CHROMIUM is set, but no chromium is installed");
-    }
-    None
 }
 
 fn browser(chromium: &Path, page: &Path, fragment: &str, args: &[&str]) -> String {

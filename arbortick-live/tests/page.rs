@@ -12,7 +12,11 @@
 #[path = "../../examples/creature.rs"]
 mod creature;
 
+#[path = "../../tests/common/chromium.rs"]
+mod chromium;
+
 use bt_live::{LivePage, Options};
+use chromium::chromium;
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -24,22 +28,6 @@ use std::time::Duration;
 
 /// The longest any one wait lasts.
 const WAIT: Duration = Duration::from_secs(30);
-
-fn chromium() -> Option<PathBuf> {
-    for name in ["chromium", "chromium-browser", "google-chrome"] {
-        let ok = Command::new(name)
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success());
-        if ok {
-            return Some(name.into());
-        }
-    }
-    if std::env::var_os("BT_REQUIRE_CHROMIUM").is_some() {
-        panic!("BT_REQUIRE_CHROMIUM is set, but no chromium is installed");
-    }
-    None
-}
 
 /// Headless Chromium and a DevTools connection to its page.
 struct Browser {
