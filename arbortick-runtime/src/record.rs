@@ -50,16 +50,20 @@
 //!
 //! # Cost
 //!
-//! Attached, each node a tick reaches sends one event, which takes the
+//! Attached, each node a tick reaches sends one event. An event that
+//! changes no status (a node of the recorded tree that was running and runs
+//! on under a running parent that is not reactive, the root running on, an
+//! activation) takes no lock: it reads the agent's running bits and bumps
+//! its tick count, a few plain loads and stores in 8 bytes plus one bit
+//! per node, kept side by side for all agents. Any other event takes the
 //! agent's lock (uncontended: an agent is ticked by one thread at a time)
-//! and updates a few bytes; a node that runs on under a running parent
-//! changes nothing and costs little more than the lock. On the decider
-//! benchmark (`BENCHMARKS-deciders.md`, row `bt-recorder`), where the
-//! active child changes often, that is about 590 instructions per
-//! agent-tick against 58 without it: 85 ns over ticking without it with
-//! 1,000 agents, 190 ns with 100,000 (whose recordings no longer fit in
-//! the caches).
-//!
+//! and applies BehaviorTree.CPP's rules for the statuses it changes. On the
+//! decider benchmark (`BENCHMARKS-deciders.md`, row `bt-recorder`), where
+//! the senses change every tick so that children interrupt each other and
+//! finish often, that is about 505 instructions per agent-tick against 58
+//! without it (`tick_count`, in `bt-bench`); it is measured in time there,
+//! and on the reference trees in `BENCHMARKS.md`.
+
 //! # Guards, values and the page
 //!
 //! [`Recorder::with_guards`] also keeps each decider child's guard check
@@ -78,8 +82,10 @@ use crate::status::Status;
 use crate::trace::{ACTIVATIONS, Event, GUARDS, Trace, TraceEvent, Verdict};
 use crate::tree::BehaviorTree;
 use crate::view::{TreeView, expand};
+use std::boxed::Box;
 use std::io::{self, Write};
 use std::string::String;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Mutex, PoisonError};
 use std::vec::Vec;
 
@@ -284,7 +290,17 @@ struct Layout {
     instance_xml: &'static str,
     /// How deep subtrees nest, plus one.
     nesting: usize,
+    /// The uid of each node of the recorded tree's own table, by id.
+    root_uids: Vec<u16>,
+    /// Per uid: its parent when a running parent keeps it running as it is
+    /// (the parent is not reactive), [`NOT_STEADY`] otherwise; 0 for the
+    /// root.
+    steady_parent: Vec<u16>,
 }
+
+/// [`Layout::steady_parent`] of a node whose running parent does more
+/// than keep it running (a reactive one returns the others to idle).
+const NOT_STEADY: u16 = u16::MAX;
 
 impl Layout {
     fn new(view: &'static TreeView<'static>, instance_xml: &'static str) -> Layout {
@@ -323,12 +339,29 @@ impl Layout {
                 .max()
                 .unwrap_or(0)
         }
+        let root_uids = (0..view.nodes.len())
+            .map(|id| 1 + view.offset(id) as u16)
+            .collect();
+        let steady_parent = slots
+            .iter()
+            .map(|slot| {
+                if slot.parent == 0 {
+                    0
+                } else if rule(slots[slot.parent as usize].info.kind) == Rule::Reactive {
+                    NOT_STEADY
+                } else {
+                    slot.parent
+                }
+            })
+            .collect();
         Layout {
             slots,
             children,
             view,
             instance_xml,
             nesting: nesting(view),
+            root_uids,
+            steady_parent,
         }
     }
 
@@ -348,6 +381,31 @@ struct Instance {
     entered_by: Option<&'static NodeInfo>,
 }
 
+/// The address of the table `node` is in (its address less its id's
+/// offset).
+#[inline]
+fn table_of(node: &'static NodeInfo) -> usize {
+    (node as *const NodeInfo as usize)
+        .wrapping_sub(node.id.wrapping_mul(core::mem::size_of::<NodeInfo>()))
+}
+
+/// Bit of an agent's first hot word ([`Recorder::hot`]): between the first
+/// event of a tick and its root's status. Bits 0 to 31 count the ticks
+/// finished.
+const IN_TICK: u64 = 1 << 32;
+/// Bit of an agent's first hot word: the tick is in the recorded tree
+/// itself, not in an embedded one (the subtree stack holds only the root
+/// instance).
+const AT_ROOT: u64 = 1 << 33;
+
+/// Whether bit `uid` of an agent's running bits (its hot words after the
+/// first) is set.
+#[inline]
+fn running_bit(hot: &[AtomicU64], uid: u16) -> bool {
+    hot.get(1 + uid as usize / 64)
+        .is_some_and(|w| w.load(Relaxed) >> (uid % 64) & 1 == 1)
+}
+
 /// One agent's recording.
 struct Agent {
     status: Vec<NodeStatus>,
@@ -360,8 +418,15 @@ struct Agent {
     ticks: u32,
     /// Between the first event of a tick and its root's status.
     in_tick: bool,
+    /// One bit per uid: the node is running (as `status` says); the words
+    /// from `dirty.0` to `dirty.1` changed since they were last written to
+    /// the agent's hot words.
+    running: Vec<u64>,
+    dirty: (u32, u32),
     /// The node table and view last matched (see [`Agent::uid_seen`]).
     seen_table: (usize, usize),
+    /// The recorded tree's own node table, once found (0 before).
+    root_table: usize,
 }
 
 impl Agent {
@@ -381,21 +446,73 @@ impl Agent {
             now: 0.0,
             ticks: 0,
             in_tick: false,
+            running: std::vec![0; hot_words(layout) - 1],
+            dirty: (u32::MAX, 0),
             seen_table: (0, 0),
+            root_table: 0,
         }
     }
 
+    fn ticks(&self) -> u32 {
+        self.ticks
+    }
+
     fn set(&mut self, uid: u16, status: NodeStatus) {
-        if self.status[uid as usize] == status {
+        let was = self.status[uid as usize];
+        if was == status {
             return;
         }
         self.status[uid as usize] = status;
+        if was == NodeStatus::Running || status == NodeStatus::Running {
+            let word = u32::from(uid / 64);
+            self.running[word as usize] ^= 1 << (uid % 64);
+            self.dirty = (self.dirty.0.min(word), self.dirty.1.max(word + 1));
+        }
         self.ring.push(Transition {
             time: self.now,
             tick: self.ticks,
             uid,
             status,
         });
+    }
+
+    /// Sets every status at once, recording nothing.
+    fn set_all(&mut self, statuses: &[NodeStatus]) {
+        self.status.copy_from_slice(statuses);
+        self.running.fill(0);
+        for (uid, status) in statuses.iter().enumerate() {
+            if *status == NodeStatus::Running {
+                self.running[uid / 64] |= 1 << (uid % 64);
+            }
+        }
+        self.dirty = (0, self.running.len() as u32);
+    }
+
+    /// Takes the tick count and whereabouts from the agent's hot words,
+    /// which events that change nothing update without the lock.
+    #[inline]
+    fn load(&mut self, hot: &[AtomicU64]) {
+        let head = hot[0].load(Relaxed);
+        self.ticks = head as u32;
+        self.in_tick = head & IN_TICK != 0;
+    }
+
+    /// Writes back to the agent's hot words what [`load`](Self::load)
+    /// takes and the running bits that changed.
+    #[inline]
+    fn store(&mut self, hot: &[AtomicU64]) {
+        let mut head = u64::from(self.ticks);
+        if self.in_tick {
+            head |= IN_TICK;
+        }
+        if self.stack.len() == 1 {
+            head |= AT_ROOT;
+        }
+        hot[0].store(head, Relaxed);
+        let (from, to) = core::mem::replace(&mut self.dirty, (u32::MAX, 0));
+        for word in from as usize..to as usize {
+            hot[1 + word].store(self.running[word], Relaxed);
+        }
     }
 
     /// Returns `uid` to idle: a running node is halted (its children
@@ -524,8 +641,7 @@ impl Agent {
     #[inline]
     fn uid_seen(&mut self, node: &'static NodeInfo) -> Option<(u16, Instance)> {
         let top = *self.stack.last()?;
-        let table = (node as *const NodeInfo as usize)
-            .wrapping_sub(node.id.wrapping_mul(core::mem::size_of::<NodeInfo>()));
+        let table = table_of(node);
         let key = (table, top.view as *const TreeView<'static> as usize);
         if key == self.seen_table && node.id < top.view.nodes.len() {
             return Some((top.base + top.view.offset(node.id) as u16, top));
@@ -533,6 +649,9 @@ impl Agent {
         let found = self.uid(node);
         if found.is_some() {
             self.seen_table = key;
+            if self.stack.len() == 1 {
+                self.root_table = table;
+            }
         }
         found
     }
@@ -542,7 +661,7 @@ impl Agent {
     /// already (they were returned to idle when it started running), and it
     /// is not the root (whose status ends the tick).
     #[inline]
-    fn steady(&self, layout: &Layout, uid: u16, status: NodeStatus) -> bool {
+    fn runs_on(&self, layout: &Layout, uid: u16, status: NodeStatus) -> bool {
         let slot = &layout.slots[uid as usize];
         status == NodeStatus::Running
             && uid != 1
@@ -560,7 +679,7 @@ impl Agent {
             // A tick of the recorded tree itself (not of an embedded one)
             // starts outside every subtree.
             Event::TickStart if core::ptr::eq(event.node, &layout.view.nodes[0]) => {
-                self.stack.truncate(1)
+                self.stack.truncate(1);
             }
             Event::Returned(status) => {
                 if event.node.kind == NodeKind::Subtree
@@ -571,12 +690,12 @@ impl Agent {
                 }
                 if let Some((uid, _)) = self.uid_seen(event.node) {
                     let status = status.into();
-                    if self.steady(layout, uid, status) {
+                    if self.runs_on(layout, uid, status) {
                         return;
                     }
                     self.returned(layout, uid, status);
                     if uid == 1 {
-                        self.ticks += 1;
+                        self.ticks = self.ticks.wrapping_add(1);
                         self.in_tick = false;
                     }
                 }
@@ -591,7 +710,7 @@ impl Agent {
                     (self.uid(event.node), self.uid(child))
                 {
                     self.guards.push(GuardCheck {
-                        tick: self.ticks,
+                        tick: self.ticks(),
                         group,
                         child,
                         rejected_at,
@@ -644,9 +763,9 @@ impl Agent {
     /// that just finished.
     fn note_tick(&self) -> u32 {
         if self.in_tick {
-            self.ticks
+            self.ticks()
         } else {
-            self.ticks.saturating_sub(1)
+            self.ticks().saturating_sub(1)
         }
     }
 }
@@ -711,12 +830,31 @@ impl From<RecordError> for io::Error {
 /// into a ring of fixed capacity. See the [module docs](self).
 ///
 /// A `Recorder` is `Sync`: agents ticked on several threads record into
-/// their own rings (one uncontended lock per event).
+/// their own rings (one uncontended lock per event that changes a status;
+/// none for the others).
 pub struct Recorder {
     layout: Layout,
     agents: Vec<Mutex<Agent>>,
+    /// What events that change no status read and write, without a lock:
+    /// [`hot_words`] per agent, side by side: the ticks finished with the
+    /// [`IN_TICK`] and [`AT_ROOT`] bits, then one running bit per uid.
+    /// Only the thread ticking an agent writes its words (under the lock
+    /// when the event changes a status); a reader holding the lock sees
+    /// the ticks finished as of some moment.
+    hot: Box<[AtomicU64]>,
+    /// [`hot_words`] of the layout.
+    stride: usize,
+    /// The recorded tree's own node table, once an event from it was
+    /// matched by name (0 before): steady events are matched by address,
+    /// since a table is not always where the tree's view points.
+    root_table: AtomicUsize,
     /// The trace level asked for: 1, or 5 with guards recorded.
     level: u8,
+}
+
+/// Hot words per agent ([`Recorder::hot`]): one, and one per 64 uids.
+fn hot_words(layout: &Layout) -> usize {
+    1 + layout.slots.len().div_ceil(64)
 }
 
 impl core::fmt::Debug for Recorder {
@@ -741,12 +879,19 @@ impl Recorder {
     /// [`Context::agent`]: crate::Context::agent
     pub fn new<T: BehaviorTree>(agents: usize, capacity: usize) -> Recorder {
         let layout = Layout::new(T::VIEW, T::BTCPP_INSTANCE_XML);
+        let stride = hot_words(&layout);
+        let hot = (0..agents * stride)
+            .map(|k| AtomicU64::new(if k % stride == 0 { AT_ROOT } else { 0 }))
+            .collect();
         let agents = (0..agents)
             .map(|_| Mutex::new(Agent::new(&layout, capacity)))
             .collect();
         Recorder {
             layout,
             agents,
+            hot,
+            stride,
+            root_table: AtomicUsize::new(0),
             level: ACTIVATIONS,
         }
     }
@@ -825,7 +970,7 @@ impl Recorder {
 
     /// Ticks `agent` finished while recorded.
     pub fn ticks(&self, agent: u64) -> Result<u32, RecordError> {
-        Ok(self.agent(agent)?.ticks)
+        Ok(self.agent(agent)?.ticks())
     }
 
     /// `agent`'s guard checks kept, oldest first.
@@ -857,6 +1002,7 @@ impl Recorder {
         };
         let a = agent.lock().unwrap_or_else(PoisonError::into_inner);
         core::mem::size_of::<Mutex<Agent>>()
+            + self.stride * 8
             + a.ring.bytes()
             + a.guards.bytes()
             + a.notes.bytes()
@@ -872,15 +1018,31 @@ impl Recorder {
             .map(|s| s.info)
     }
 
+    /// `agent`'s recording, locked, with its tick count and whereabouts
+    /// as its hot words hold them.
     fn agent(&self, agent: u64) -> Result<std::sync::MutexGuard<'_, Agent>, RecordError> {
-        let slot = usize::try_from(agent)
+        let index = usize::try_from(agent)
             .ok()
-            .and_then(|a| self.agents.get(a))
+            .filter(|&a| a < self.agents.len())
             .ok_or(RecordError::NotRecorded {
                 agent,
                 agents: self.agents.len(),
             })?;
-        Ok(slot.lock().unwrap_or_else(PoisonError::into_inner))
+        Ok(self.lock(index))
+    }
+
+    fn lock(&self, index: usize) -> std::sync::MutexGuard<'_, Agent> {
+        let mut a = self.agents[index]
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        a.load(self.hot(index));
+        a
+    }
+
+    /// Agent `index`'s hot words.
+    #[inline]
+    fn hot(&self, index: usize) -> &[AtomicU64] {
+        &self.hot[index * self.stride..(index + 1) * self.stride]
     }
 
     /// The transitions kept for `agent`, oldest first.
@@ -937,7 +1099,9 @@ impl Recorder {
                 expected: a.status.len(),
             });
         }
-        a.status.copy_from_slice(statuses);
+        a.set_all(statuses);
+        let index = agent as usize;
+        a.store(self.hot(index));
         Ok(())
     }
 
@@ -1164,7 +1328,7 @@ impl Recorder {
         out: &mut String,
     ) -> Result<u32, RecordError> {
         let a = self.agent(agent)?;
-        let end = a.ticks;
+        let end = a.ticks();
         let oldest = a.transitions().next().map(|t| t.tick);
         let lost = |s: u32| a.ring.dropped > 0 && oldest.is_some_and(|o| o >= s);
         let from = match since {
@@ -1191,20 +1355,19 @@ impl Recorder {
         // A file has every tick from 0 (those before the oldest kept
         // transition are empty) and ends after the last transition kept; a
         // live server sends the ticks finished.
+        let ticks = a.ticks();
         let (first, end) = match from {
             History::File => (
                 0,
                 a.transitions()
                     .last()
-                    .map_or(a.ticks, |t| a.ticks.max(t.tick + 1)),
+                    .map_or(ticks, |t| ticks.max(t.tick + 1)),
             ),
             History::Reset => (
-                a.transitions()
-                    .next()
-                    .map_or(a.ticks, |t| t.tick.min(a.ticks)),
-                a.ticks,
+                a.transitions().next().map_or(ticks, |t| t.tick.min(ticks)),
+                ticks,
             ),
-            History::Since(s) => (s, a.ticks),
+            History::Since(s) => (s, ticks),
         };
         let mut log = Vec::new();
         let mut total = 0u64;
@@ -1368,6 +1531,67 @@ fn json_opt(out: &mut String, s: Option<&str>) {
     }
 }
 
+impl Recorder {
+    /// Takes `event` without the agent's lock if it changes no status: a
+    /// node of the recorded tree itself (outside embedded ones) that was
+    /// running and runs on, under a running parent that is not reactive
+    /// (whose other children are idle already), or the root running on,
+    /// which only ends the tick; or an event the recorder reads only as
+    /// part of a tick (an activation, a tick's start at the root). Does
+    /// what [`Agent::apply`] does for it.
+    #[inline]
+    fn steady(&self, hot: &[AtomicU64], event: &TraceEvent) -> bool {
+        let head = hot[0].load(Relaxed);
+        match event.what {
+            Event::Returned(Status::Running) if event.node.kind != NodeKind::Subtree => {}
+            Event::TickStart if head & AT_ROOT == 0 => return false,
+            Event::Activate { .. }
+            | Event::Interrupt { .. }
+            | Event::Halted
+            | Event::End { .. }
+            | Event::NoneAccepted
+            | Event::RedecideLimit
+            | Event::Continue { .. }
+            | Event::TickStart => {
+                hot[0].store(head | IN_TICK, Relaxed);
+                return true;
+            }
+            _ => return false,
+        }
+        if head & AT_ROOT == 0 || table_of(event.node) != self.root_table.load(Relaxed) {
+            return false;
+        }
+        let Some(&uid) = self.layout.root_uids.get(event.node.id) else {
+            return false;
+        };
+        if !running_bit(hot, uid) {
+            return false;
+        }
+        match self.layout.steady_parent[uid as usize] {
+            // The root's status ends the tick.
+            0 => hot[0].store(
+                u64::from((head as u32).wrapping_add(1)) | (head & AT_ROOT),
+                Relaxed,
+            ),
+            NOT_STEADY => return false,
+            parent if running_bit(hot, parent) => hot[0].store(head | IN_TICK, Relaxed),
+            _ => return false,
+        }
+        true
+    }
+
+    /// Takes `event` under agent `index`'s lock.
+    #[inline(never)]
+    fn apply(&self, index: usize, event: &TraceEvent) {
+        let mut a = self.lock(index);
+        a.apply(&self.layout, event);
+        a.store(self.hot(index));
+        if a.root_table != 0 && self.root_table.load(Relaxed) != a.root_table {
+            self.root_table.store(a.root_table, Relaxed);
+        }
+    }
+}
+
 impl Trace for Recorder {
     /// [`ACTIVATIONS`] for recorded agents: besides statuses, only a firing
     /// `monitor` matters, and the per-tick events of levels 3 to 5 are
@@ -1387,14 +1611,13 @@ impl Trace for Recorder {
         agent < self.agents.len() as u64
     }
 
+    #[inline]
     fn event(&self, event: &TraceEvent) {
-        if let Some(slot) = usize::try_from(event.agent)
-            .ok()
-            .and_then(|a| self.agents.get(a))
+        if let Ok(index) = usize::try_from(event.agent)
+            && index < self.agents.len()
+            && !self.steady(self.hot(index), event)
         {
-            slot.lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .apply(&self.layout, event);
+            self.apply(index, event);
         }
     }
 }
