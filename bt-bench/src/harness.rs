@@ -7,6 +7,7 @@ use crate::spec::{self, Spec};
 use crate::world::{Agent, Checksum, Scenario};
 use crate::{dyn_tree, hand, interpreted, ours};
 use bt::Status;
+use bt::record::Recorder;
 
 /// A reference tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -79,17 +80,24 @@ pub enum Imp {
     Dyn,
     /// The interpreter with compiled expressions, as hot reload runs trees.
     Interpreted,
+    /// `behavior_tree!` with a tick context and a `bt::record::Recorder`
+    /// recording every agent (a ring of [`RING`] transitions each).
+    Recorded,
 }
+
+/// Transitions each agent's ring keeps in [`Imp::Recorded`].
+pub const RING: usize = 16;
 
 impl Imp {
     /// Every implementation, in report order.
-    pub const ALL: [Imp; 6] = [
+    pub const ALL: [Imp; 7] = [
         Imp::Ours,
         Imp::Hand,
         Imp::Bonsai,
         Imp::Bhv,
         Imp::Dyn,
         Imp::Interpreted,
+        Imp::Recorded,
     ];
 
     /// Short name used in benchmark ids and the report.
@@ -101,12 +109,16 @@ impl Imp {
             Imp::Bhv => "bhv",
             Imp::Dyn => "boxed-dyn",
             Imp::Interpreted => "interpreted",
+            Imp::Recorded => "bt+recorder",
         }
     }
 
     /// Whether its leaves are told when they are abandoned.
     pub fn has_halts(self) -> bool {
-        matches!(self, Imp::Ours | Imp::Hand | Imp::Dyn | Imp::Interpreted)
+        matches!(
+            self,
+            Imp::Ours | Imp::Hand | Imp::Dyn | Imp::Interpreted | Imp::Recorded
+        )
     }
 }
 
@@ -175,6 +187,67 @@ fn pop<S: 'static, F: Fn(&mut S, &mut Agent) -> Status + 'static>(
     })
 }
 
+/// The tick context of [`Imp::Recorded`].
+type RecordingCx<'a> = bt::Ctx<bt::NoFlags, bt::NoFlags, &'a Recorder>;
+
+/// Agents of a tree with a tick context, every one recorded.
+struct Recorded<S, F> {
+    states: Vec<S>,
+    agents: Vec<Agent>,
+    recorder: Recorder,
+    tick: F,
+    ticks: u64,
+}
+
+impl<S, F: Fn(&mut S, &mut Agent, &RecordingCx) -> Status> Recorded<S, F> {
+    #[inline]
+    fn each(&mut self, mut root: impl FnMut(Status)) {
+        let now = self.ticks as f64 * 0.05;
+        self.ticks += 1;
+        for (i, (s, a)) in self.states.iter_mut().zip(&mut self.agents).enumerate() {
+            let cx = bt::Ctx::new(now, 0.05)
+                .agent(i as u64)
+                .trace(&self.recorder);
+            root((self.tick)(s, a, &cx));
+            a.advance();
+        }
+    }
+}
+
+impl<S, F: Fn(&mut S, &mut Agent, &RecordingCx) -> Status> Population for Recorded<S, F> {
+    #[inline(never)]
+    fn step(&mut self) -> u64 {
+        let mut acc = 0;
+        self.each(|status| acc += status as u64);
+        acc
+    }
+
+    fn step_into(&mut self, sum: &mut Checksum) {
+        self.each(|status| sum.root(status));
+    }
+
+    fn agents(&self) -> &[Agent] {
+        &self.agents
+    }
+
+    fn bytes_per_agent(&self) -> (usize, usize) {
+        (std::mem::size_of::<S>(), self.recorder.bytes_per_agent())
+    }
+}
+
+fn recorded<T: bt::BehaviorTree + Default + 'static>(
+    agents: Vec<Agent>,
+    tick: impl Fn(&mut T, &mut Agent, &RecordingCx) -> Status + 'static,
+) -> Box<dyn Population> {
+    Box::new(Recorded {
+        states: (0..agents.len()).map(|_| T::default()).collect(),
+        recorder: Recorder::new::<T>(agents.len(), RING),
+        agents,
+        tick,
+        ticks: 0,
+    })
+}
+
 /// `count` agents of `imp` ticking `tree` under `scenario`, or why `imp`
 /// cannot express `tree`.
 pub fn population(
@@ -189,6 +262,15 @@ pub fn population(
         (Imp::Ours, TreeId::Small) => pop(agents, ours::Small::default, ours::Small::tick),
         (Imp::Ours, TreeId::Guard) => pop(agents, ours::Guard::default, ours::Guard::tick),
         (Imp::Ours, TreeId::Large) => pop(agents, ours::Large::default, ours::Large::tick),
+        (Imp::Recorded, TreeId::Small) => {
+            recorded(agents, |s: &mut ours::SmallTraced, a, cx| s.tick(a, cx))
+        }
+        (Imp::Recorded, TreeId::Guard) => {
+            recorded(agents, |s: &mut ours::GuardTraced, a, cx| s.tick(a, cx))
+        }
+        (Imp::Recorded, TreeId::Large) => {
+            recorded(agents, |s: &mut ours::LargeTraced, a, cx| s.tick(a, cx))
+        }
         (Imp::Hand, TreeId::Small) => pop(agents, hand::SmallHand::default, hand::SmallHand::tick),
         (Imp::Hand, TreeId::Guard) => pop(agents, hand::GuardHand::default, hand::GuardHand::tick),
         (Imp::Hand, TreeId::Large) => pop(agents, hand::LargeHand::default, hand::LargeHand::tick),

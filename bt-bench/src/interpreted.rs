@@ -53,6 +53,8 @@ fn body(source: &str) -> &str {
         .split_once("bt::behavior_tree! {")
         .expect("a behavior_tree! invocation")
         .1;
+    // The first invocation only (the traced trees follow in another).
+    let body = body.split("bt::behavior_tree!").next().unwrap_or(body);
     let end = body.rfind('}').expect("closing brace");
     &body[..end]
 }

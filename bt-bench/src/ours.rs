@@ -95,4 +95,37 @@ bt::behavior_tree! {
     }
 }
 
+bt::behavior_tree! {
+    /// [`Small`] with a tick context: its trace points report to the
+    /// context's trace hook (a recorder, in the benchmarks).
+    pub tree SmallTraced(me: &mut Agent, cx: &bt::Ctx<bt::NoFlags, bt::NoFlags, impl bt::Trace>) {
+        select {
+            sequence {
+                cond me.sense(ENEMY_VISIBLE),
+                Act { id: ATTACK },
+            },
+            instant me.act_done(IDLE),
+        }
+    }
+
+    /// [`Guard`] with a tick context.
+    pub tree GuardTraced(me: &mut Agent, cx: &bt::Ctx<bt::NoFlags, bt::NoFlags, impl bt::Trace>) {
+        parallel(success = 2, failure = 1) {
+            force_success { Act { id: 10 } },
+            'priorities: reactive_select {
+                'flee: reactive_sequence {
+                    cond me.sense(0),
+                    invert { cond me.sense(1) },
+                    Act { id: 11 },
+                },
+                'attack: reactive_sequence { cond me.sense(2), cond me.sense(3), Act { id: 12 } },
+                'chase: reactive_sequence { cond me.sense(2), Act { id: 13 } },
+                'investigate: reactive_sequence { cond me.sense(4), Act { id: 14 } },
+                'patrol: Act { id: 15 },
+            },
+        }
+    }
+}
+
 include!("generated/large_ours.rs");
+include!("generated/large_traced.rs");

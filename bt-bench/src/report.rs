@@ -79,7 +79,14 @@ pub fn write(dir: &Path, nodes_in_huge: usize) -> String {
     writeln!(o, "- **hand-written**: what an expert writes without a library: a small state struct and straight-line code").unwrap();
     writeln!(o, "  (`bt-bench/src/hand.rs`; the large tree's version is emitted in the same style by `bt-bench/src/codegen.rs`).").unwrap();
     writeln!(o, "- **bonsai-bt** 0.14 and **bhv** 0.4, each tree built from its own node types (`bt-bench/src/peers.rs`).").unwrap();
-    writeln!(o, "- **boxed-dyn**: the classic object-oriented tree, one `Box<dyn Node>` per node per agent (`bt-bench/src/dyn_tree.rs`).\n").unwrap();
+    writeln!(o, "- **boxed-dyn**: the classic object-oriented tree, one `Box<dyn Node>` per node per agent (`bt-bench/src/dyn_tree.rs`).").unwrap();
+    writeln!(o, "- **bt+recorder**: the same tree with a tick context, every agent recorded by one `bt::record::Recorder` (a ring").unwrap();
+    writeln!(
+        o,
+        "  of {} transitions per agent): what leaving recording on costs.\n",
+        harness::RING
+    )
+    .unwrap();
     writeln!(o, "Trees (`bt-bench/src/spec.rs`): *small* is `select[ sequence[ cond enemy_visible, attack ], idle ]` (5 nodes);").unwrap();
     writeln!(o, "*guard* is a 20-node guard: a parallel looking around while a reactive priority list picks flee / attack /").unwrap();
     writeln!(o, "chase / investigate / patrol, with `invert` and `force_success`; *large* is a generated {}-node tree of memory", TreeId::Large.spec().nodes()).unwrap();
@@ -126,19 +133,20 @@ pub fn write(dir: &Path, nodes_in_huge: usize) -> String {
 
     let mut bt_hand_ratios: Vec<(f64, String)> = Vec::new();
     let mut bonsai_ratios: Vec<(f64, String)> = Vec::new();
+    let mut recorder_ratios: Vec<(f64, String)> = Vec::new();
     writeln!(o, "## Time per agent-tick\n").unwrap();
     writeln!(o, "Nanoseconds per agent per tick (lower is better); `bt / hand` is ours over hand-written (target <= 1.05);").unwrap();
     writeln!(
         o,
-        "`x bt` columns are how many times slower than `bt` each one is; `interpreted` is the interpreter with compiled\nexpressions reached by index, what hot reload runs (target <= 10x).\n"
+        "`x bt` columns are how many times slower than `bt` each one is; `interpreted` is the interpreter with compiled\nexpressions reached by index, what hot reload runs (target <= 10x); `/ bt` is `bt+recorder` over `bt`.\n"
     )
     .unwrap();
     for tree in TreeId::ALL {
         writeln!(o, "### {}\n", tree.name()).unwrap();
-        writeln!(o, "| scenario | agents | bt | hand-written | bt / hand | bonsai-bt | x bt | bhv | x bt | boxed-dyn | x bt | interpreted | x bt |").unwrap();
+        writeln!(o, "| scenario | agents | bt | hand-written | bt / hand | bonsai-bt | x bt | bhv | x bt | boxed-dyn | x bt | interpreted | x bt | bt+recorder | / bt |").unwrap();
         writeln!(
             o,
-            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
         )
         .unwrap();
         for &scenario in tree.scenarios() {
@@ -157,7 +165,10 @@ pub fn write(dir: &Path, nodes_in_huge: usize) -> String {
                     bt_hand_ratios.push((b / h, row.clone()));
                 }
                 if let (Some(b), Some(x)) = (ours, t(Imp::Bonsai)) {
-                    bonsai_ratios.push((x / b, row));
+                    bonsai_ratios.push((x / b, row.clone()));
+                }
+                if let (Some(b), Some(x)) = (ours, t(Imp::Recorded)) {
+                    recorder_ratios.push((x / b, row));
                 }
                 let bt_hand = match (ours, hand) {
                     (Some(b), Some(h)) => format!("{:.3}", b / h),
@@ -165,7 +176,7 @@ pub fn write(dir: &Path, nodes_in_huge: usize) -> String {
                 };
                 writeln!(
                     o,
-                    "| {} | {count} | {} | {} | {bt_hand} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                    "| {} | {count} | {} | {} | {bt_hand} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                     scenario.name(),
                     cell(ours),
                     cell(hand),
@@ -177,6 +188,8 @@ pub fn write(dir: &Path, nodes_in_huge: usize) -> String {
                     ratio(t(Imp::Dyn)),
                     cell(t(Imp::Interpreted)),
                     ratio(t(Imp::Interpreted)),
+                    cell(t(Imp::Recorded)),
+                    ratio(t(Imp::Recorded)),
                 )
                 .unwrap();
             }
@@ -204,6 +217,27 @@ pub fn write(dir: &Path, nodes_in_huge: usize) -> String {
         bonsai_ratios.len(),
         slowest.0,
         slowest.1
+    )
+    .unwrap();
+
+    let at_most_2 = recorder_ratios.iter().filter(|(r, _)| *r <= 2.0).count();
+    let (least, most) = recorder_ratios.iter().fold(
+        ((f64::MAX, String::new()), (0.0, String::new())),
+        |(lo, hi), r| {
+            (
+                if r.0 < lo.0 { r.clone() } else { lo },
+                if r.0 > hi.0 { r.clone() } else { hi },
+            )
+        },
+    );
+    writeln!(
+        o,
+        "Recording every agent costs {:.1}x ({}) to {:.1}x ({}) the tree's own tick; at most 2x in {at_most_2} of {} rows.\n",
+        least.0,
+        least.1,
+        most.0,
+        most.1,
+        recorder_ratios.len()
     )
     .unwrap();
 

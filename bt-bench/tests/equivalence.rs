@@ -61,7 +61,8 @@ fn scenarios_put_the_load_they_name() {
 fn generated_trees_do_not_allocate_while_ticking() {
     for tree in TreeId::ALL {
         for &scenario in tree.scenarios() {
-            for imp in [Imp::Ours, Imp::Hand] {
+            // Recording every agent allocates nothing per tick either.
+            for imp in [Imp::Ours, Imp::Hand, Imp::Recorded] {
                 let per_tick =
                     harness::allocations_per_tick(imp, tree, scenario, 100, 200).unwrap();
                 assert_eq!(per_tick, 0.0, "{imp:?} {tree:?}/{scenario:?}");
