@@ -55,6 +55,7 @@
 //! - [Views and recording](reference::views_and_recording)
 //! - [Synchronized trees](reference::synchronized)
 //! - [Deferred requests](reference::requests)
+//! - [Future leaves](reference::futures)
 //! - [BehaviorTree.CPP's catalog](reference::btcpp_catalog)
 //! - [Saving, loading and replaying](reference::saving)
 //! - [Bevy components and reflection](reference::bevy)

@@ -53,6 +53,7 @@ extern crate std;
 pub mod __private;
 mod context;
 pub mod decide;
+pub mod future;
 mod leaf;
 mod loading;
 mod node;
@@ -70,6 +71,8 @@ mod stimuli;
 pub mod testing;
 #[cfg(feature = "serde")]
 mod times;
+#[cfg(feature = "tracing")]
+mod to_tracing;
 pub mod trace;
 mod tree;
 pub mod view;

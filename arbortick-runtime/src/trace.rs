@@ -9,6 +9,8 @@
 
 use crate::node::NodeInfo;
 use crate::status::Status;
+#[cfg(feature = "tracing")]
+pub use crate::to_tracing::{TRACING_TARGET, ToTracing};
 
 /// A decider child was activated; a redecide hit its limit.
 pub const ACTIVATIONS: u8 = 1;

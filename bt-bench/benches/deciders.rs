@@ -17,6 +17,9 @@ fn group(count: usize) -> String {
 
 fn main() {
     let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bt-bench-criterion");
+    // A program that logs at INFO: the trees' tracing events are filtered out.
+    tracing::subscriber::set_global_default(bt_bench::decider::InfoOnly)
+        .expect("the first global subscriber");
     let filtered = std::env::args().skip(1).any(|a| !a.starts_with('-'));
     // Same calls and statuses from every variant before anything is timed.
     let reference = run(Variant::Hand, 256, 500);
@@ -137,7 +140,11 @@ fn report(dir: &Path) -> String {
          thread answers.\n\
          - **bt-live-page-no-client**: generated, with the live page (`bt_live::LivePage`) \
          attached to every agent's context, no page open: every agent recorded (a ring of 16 \
-         transitions each), each tick asking whether its agent is watched with hooks set.\n"
+         transitions each), each tick asking whether its agent is watched with hooks set.\n\
+         - **bt-tracing-filtered-out**: generated, with `bt::trace::ToTracing` at level 6 on \
+         every agent, under a `tracing` subscriber that keeps `INFO` and above (installed for \
+         the whole run): each tick asks `tracing` whether the trees' events are wanted, and \
+         builds none.\n"
     )
     .unwrap();
     writeln!(

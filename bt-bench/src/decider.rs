@@ -173,6 +173,33 @@ pub enum Variant {
     /// every agent's context: every agent recorded (a ring of [`RING`]
     /// transitions each), hooks asked for, no page open.
     LivePage,
+    /// Generated, with `bt::trace::ToTracing` at level 6 attached to every
+    /// agent's context, under a `tracing` subscriber that keeps `INFO`
+    /// and above ([`InfoOnly`], installed by the benchmark): every event
+    /// is filtered out.
+    TracingFilteredOut,
+}
+
+/// A `tracing` subscriber that keeps `INFO` and above and drops it (what a
+/// program logging at `INFO` has): the trees' `DEBUG` and `TRACE` events
+/// are filtered out.
+pub struct InfoOnly;
+
+impl tracing::Subscriber for InfoOnly {
+    fn enabled(&self, metadata: &tracing::Metadata<'_>) -> bool {
+        *metadata.level() <= tracing::Level::INFO
+    }
+    fn max_level_hint(&self) -> Option<tracing::level_filters::LevelFilter> {
+        Some(tracing::level_filters::LevelFilter::INFO)
+    }
+    fn new_span(&self, _: &tracing::span::Attributes<'_>) -> tracing::span::Id {
+        tracing::span::Id::from_u64(1)
+    }
+    fn record(&self, _: &tracing::span::Id, _: &tracing::span::Record<'_>) {}
+    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
+    fn event(&self, _: &tracing::Event<'_>) {}
+    fn enter(&self, _: &tracing::span::Id) {}
+    fn exit(&self, _: &tracing::span::Id) {}
 }
 
 /// A Groot2 client on its own thread asking for the statuses every 100 ms
@@ -237,7 +264,7 @@ pub const RING: usize = 16;
 
 impl Variant {
     /// Every variant.
-    pub const ALL: [Variant; 11] = [
+    pub const ALL: [Variant; 12] = [
         Variant::Hand,
         Variant::NoContext,
         Variant::NoTrace,
@@ -249,6 +276,7 @@ impl Variant {
         Variant::GrootDispatched,
         Variant::GrootPolled,
         Variant::LivePage,
+        Variant::TracingFilteredOut,
     ];
 
     /// Benchmark name.
@@ -265,6 +293,7 @@ impl Variant {
             Variant::GrootDispatched => "bt-groot2-no-client",
             Variant::GrootPolled => "bt-groot2-polled-10hz",
             Variant::LivePage => "bt-live-page-no-client",
+            Variant::TracingFilteredOut => "bt-tracing-filtered-out",
         }
     }
 }
@@ -402,6 +431,12 @@ impl Herd {
                 let _frame = live.frame();
                 each(npcs, now, statuses, |i, npc, cx| {
                     ours[i].tick(npc, &cx.trace(live))
+                });
+            }
+            Variant::TracingFilteredOut => {
+                let hook = bt::trace::ToTracing::new(bt::trace::STATUSES);
+                each(npcs, now, statuses, |i, npc, cx| {
+                    ours[i].tick(npc, &cx.trace(hook))
                 });
             }
             Variant::GrootDispatched | Variant::GrootPolled => {

@@ -12,6 +12,7 @@ pub mod bevy;
 pub mod codegen;
 pub mod decider;
 pub mod dyn_tree;
+pub mod futures;
 pub mod hand;
 pub mod harness;
 pub mod interpreted;

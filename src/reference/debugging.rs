@@ -71,6 +71,34 @@
 //! assert_eq!(state, "*0 (prioritized)\n  *1 'idle (wait wait(1)) 0.25s\n");
 //! ```
 //!
+//! ## Into `tracing`
+//!
+//! With the `tracing` feature, [`ToTracing`](crate::trace::ToTracing) is a
+//! trace hook that turns each event into an event of the `tracing` crate
+//! (target `arbortick`; levels 1 and 2 at `DEBUG`, the others at `TRACE`),
+//! with the agent, the node's tree, id, kind and label, and the status,
+//! child or guard verdict as fields: `tracing-subscriber`'s formatters and
+//! every tool built on `tracing` show trees. The subscriber filters: a tick
+//! builds no event it would drop, and with the target filtered out a tick
+//! costs one check of `tracing`'s global level (`bt-bench`'s
+//! `BENCHMARKS-deciders.md`, row `bt-tracing-filtered-out`).
+//!
+//! ```
+//! # #[cfg(feature = "tracing")] {
+//! use bt::prelude::*;
+//! use bt::trace::{ToTracing, ENDINGS};
+//! use bt::{NoFlags, Trace};
+//! behavior_tree! {
+//!     tree T(cx: &Ctx<NoFlags, NoFlags, impl Trace>) {
+//!         prioritized { 'idle: else => wait(1) }
+//!     }
+//! }
+//! // Activations, endings and interrupts of every agent, at DEBUG.
+//! let hook = ToTracing::new(ENDINGS);
+//! T::default().tick(&Ctx::new(0.5, 0.1).agent(4).trace(hook));
+//! # }
+//! ```
+//!
 //! ## Live, in Groot2
 //!
 //! The `arbortick-groot` crate serves Groot2's live monitor protocol from

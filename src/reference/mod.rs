@@ -19,6 +19,7 @@
 //! | [Views and recording](views_and_recording) | BehaviorTree.CPP XML, Mermaid, DOT, `.btlog`, JSON lines and the page. |
 //! | [Synchronized trees](synchronized) | gates, global cooldowns, rendezvous and monitors shared across agents. |
 //! | [Deferred requests](requests) | actions served by another system, in batches. |
+//! | [Future leaves](futures) | actions that are Rust futures, polled once per tick, cancelled by dropping. |
 //! | [BehaviorTree.CPP's catalog](btcpp_catalog) | its node names here, and where semantics differ. |
 //! | [Saving, loading and replaying](saving) | Saving, loading and replaying agents' states. |
 //! | [Bevy components and reflection](bevy) | Bevy components and reflection. |
@@ -35,6 +36,7 @@ pub mod debugging;
 pub mod deciding;
 pub mod decorators;
 pub mod errors;
+pub mod futures;
 pub mod halting;
 pub mod header;
 pub mod labels;

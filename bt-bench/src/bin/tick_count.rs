@@ -38,6 +38,9 @@ fn main() {
             .into_iter()
             .find(|v| Some(v.name()) == name(1))
             .unwrap_or_else(|| panic!("{usage}"));
+        // As in the benchmark: a program logging at INFO.
+        tracing::subscriber::set_global_default(bt_bench::decider::InfoOnly)
+            .expect("the first global subscriber");
         let mut herd = Herd::new(variant, number(2));
         for _ in 0..number(3) {
             black_box(&mut herd).step();

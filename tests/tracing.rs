@@ -1,0 +1,203 @@
+//! Trace events as `tracing` events (`bt::trace::ToTracing`, feature
+//! `tracing`): a subscriber that captures events sees one per trace event,
+//! with the node, label, agent and status as fields, at `DEBUG` for
+//! levels 1 and 2 and `TRACE` above; a subscriber that filters the target
+//! out, or keeps only `DEBUG`, gets nothing more, and the tree builds no
+//! event it would drop.
+
+use bt::bitflags::bitflags;
+use bt::trace::{STATUSES, TRACING_TARGET, ToTracing};
+use bt::{Ctx, NoFlags, Status, Trace};
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+use tracing::field::{Field, Visit};
+use tracing::span::{Attributes, Id, Record};
+use tracing::{Event, Level, Metadata, Subscriber};
+
+bitflags! {
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    struct Mode: u8 {
+        const DANGER = 1;
+    }
+}
+
+#[derive(Debug, Default)]
+struct Deer {
+    hungry: bool,
+}
+
+bt::behavior_tree! {
+    tree Browse(me: &mut Deer, cx: &Ctx<Mode, NoFlags, impl Trace>) {
+        prioritized {
+            'flee: flags(any = Mode::DANGER) => action { Status::Running },
+            'graze: when me.hungry => action { Status::Running },
+            'idle: else => action { Status::Running },
+        }
+    }
+}
+
+/// One captured event: its level and fields as text.
+#[derive(Clone, Debug, PartialEq)]
+struct Captured {
+    level: Level,
+    fields: BTreeMap<String, String>,
+}
+
+impl Captured {
+    fn get(&self, field: &str) -> Option<&str> {
+        self.fields.get(field).map(String::as_str)
+    }
+}
+
+/// Captures the events of levels up to `max`.
+struct Capture {
+    max: Level,
+    events: Arc<Mutex<Vec<Captured>>>,
+}
+
+struct Fields<'a>(&'a mut BTreeMap<String, String>);
+
+impl Visit for Fields<'_> {
+    fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
+        self.0
+            .insert(field.name().to_string(), format!("{value:?}"));
+    }
+    fn record_str(&mut self, field: &Field, value: &str) {
+        self.0.insert(field.name().to_string(), value.to_string());
+    }
+}
+
+impl Subscriber for Capture {
+    fn enabled(&self, metadata: &Metadata<'_>) -> bool {
+        metadata.target() == TRACING_TARGET && *metadata.level() <= self.max
+    }
+    fn max_level_hint(&self) -> Option<tracing::level_filters::LevelFilter> {
+        Some(self.max.into())
+    }
+    fn new_span(&self, _: &Attributes<'_>) -> Id {
+        Id::from_u64(1)
+    }
+    fn record(&self, _: &Id, _: &Record<'_>) {}
+    fn record_follows_from(&self, _: &Id, _: &Id) {}
+    fn event(&self, event: &Event<'_>) {
+        let mut fields = BTreeMap::new();
+        event.record(&mut Fields(&mut fields));
+        self.events.lock().unwrap().push(Captured {
+            level: *event.metadata().level(),
+            fields,
+        });
+    }
+    fn enter(&self, _: &Id) {}
+    fn exit(&self, _: &Id) {}
+}
+
+/// Ticks agent 4 three times under a subscriber keeping levels up to
+/// `max`: calm and hungry, then in danger, then calm again.
+fn run(max: Level, hook: ToTracing) -> Vec<Captured> {
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let subscriber = Capture {
+        max,
+        events: Arc::clone(&events),
+    };
+    tracing::subscriber::with_default(subscriber, || {
+        let (mut tree, mut deer) = (Browse::default(), Deer { hungry: true });
+        for (t, mode) in [Mode::empty(), Mode::DANGER, Mode::empty()]
+            .into_iter()
+            .enumerate()
+        {
+            let cx = Ctx::new(t as f64, 1.0).flags(mode).agent(4).trace(hook);
+            assert_eq!(tree.tick(&mut deer, &cx), Status::Running);
+        }
+    });
+    events.lock().unwrap().clone()
+}
+
+#[test]
+fn every_trace_event_is_a_tracing_event_with_the_node_agent_and_status() {
+    let events = run(Level::TRACE, ToTracing::new(STATUSES));
+    let activations: Vec<_> = events
+        .iter()
+        .filter(|e| e.get("event") == Some("activate"))
+        .collect();
+    // 'graze first, 'flee when danger comes; 'flee runs on after it (only
+    // a higher child interrupts the active one).
+    let chosen: Vec<_> = activations
+        .iter()
+        .map(|e| e.get("child").unwrap())
+        .collect();
+    assert_eq!(chosen, ["graze", "flee"]);
+    for e in &activations {
+        assert_eq!(e.level, Level::DEBUG, "{e:?}");
+        assert_eq!(e.get("agent"), Some("4"));
+        assert_eq!(e.get("tree"), Some("Browse"));
+        assert_eq!(e.get("kind"), Some("prioritized"));
+    }
+    // The interrupt names who interrupted whom.
+    let interrupt = events
+        .iter()
+        .find(|e| e.get("event") == Some("interrupt"))
+        .expect("danger interrupts grazing");
+    assert_eq!(interrupt.get("child"), Some("graze"));
+    assert_eq!(interrupt.get("by"), Some("flee"));
+    // Every node's status, at TRACE: 'graze on tick 1, 'flee on 2 and 3.
+    let returned = |label| {
+        events
+            .iter()
+            .filter(|e| e.get("event") == Some("returned") && e.get("label") == Some(label))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(returned("graze").len(), 1);
+    assert_eq!(returned("flee").len(), 2);
+    for e in returned("graze").iter().chain(&returned("flee")) {
+        assert_eq!(e.level, Level::TRACE);
+        assert_eq!(e.get("status"), Some("running"));
+        assert_eq!(e.get("kind"), Some("action"));
+    }
+    // Guard verdicts carry the rejecting clause.
+    let rejected = events
+        .iter()
+        .find(|e| e.get("event") == Some("guard") && e.get("accepted") == Some("false"))
+        .expect("'flee's guard rejects while calm");
+    assert_eq!(rejected.get("child"), Some("flee"));
+    assert!(
+        rejected
+            .get("rejected_by")
+            .is_some_and(|c| c.contains("DANGER"))
+    );
+    // The time of each tick is a field; the tick's start and end are
+    // events too.
+    assert!(events.iter().any(|e| e.get("now") == Some("2.0")));
+    let ends: Vec<_> = events
+        .iter()
+        .filter(|e| e.get("event") == Some("tick_end"))
+        .map(|e| e.get("status").unwrap())
+        .collect();
+    assert_eq!(ends, ["running"; 3]);
+}
+
+#[test]
+fn a_subscriber_keeping_debug_gets_only_levels_1_and_2() {
+    let events = run(Level::DEBUG, ToTracing::new(STATUSES));
+    assert!(!events.is_empty());
+    assert!(events.iter().all(|e| e.level == Level::DEBUG), "{events:?}");
+    assert!(
+        events
+            .iter()
+            .all(|e| { matches!(e.get("event"), Some("activate" | "interrupt" | "end")) })
+    );
+}
+
+#[test]
+fn a_subscriber_that_filters_the_target_out_gets_nothing() {
+    let events = run(Level::INFO, ToTracing::new(STATUSES));
+    assert!(events.is_empty(), "{events:?}");
+}
+
+#[test]
+fn a_hook_for_one_agent_sends_nothing_for_another() {
+    let events = run(Level::TRACE, ToTracing::new(STATUSES).only_agent(5));
+    assert!(events.is_empty());
+    let events = run(Level::TRACE, ToTracing::new(2).only_agent(4));
+    assert!(!events.is_empty());
+    assert!(events.iter().all(|e| e.level == Level::DEBUG));
+}
