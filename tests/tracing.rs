@@ -36,11 +36,13 @@ bt::behavior_tree! {
     }
 }
 
-/// One captured event: its level and fields as text.
+/// One captured event: its level, fields as text, and the span it was in
+/// (the index of the span in [`Capture::spans`]).
 #[derive(Clone, Debug, PartialEq)]
 struct Captured {
     level: Level,
     fields: BTreeMap<String, String>,
+    span: Option<usize>,
 }
 
 impl Captured {
@@ -49,10 +51,16 @@ impl Captured {
     }
 }
 
-/// Captures the events of levels up to `max`.
+/// A span's name and fields.
+type SpanSeen = (String, BTreeMap<String, String>);
+
+/// Captures the events of levels up to `max`, and the spans (their name
+/// and fields) with which one is entered.
 struct Capture {
     max: Level,
     events: Arc<Mutex<Vec<Captured>>>,
+    spans: Arc<Mutex<Vec<SpanSeen>>>,
+    entered: Mutex<Vec<usize>>,
 }
 
 struct Fields<'a>(&'a mut BTreeMap<String, String>);
@@ -74,8 +82,12 @@ impl Subscriber for Capture {
     fn max_level_hint(&self) -> Option<tracing::level_filters::LevelFilter> {
         Some(self.max.into())
     }
-    fn new_span(&self, _: &Attributes<'_>) -> Id {
-        Id::from_u64(1)
+    fn new_span(&self, attributes: &Attributes<'_>) -> Id {
+        let mut fields = BTreeMap::new();
+        attributes.record(&mut Fields(&mut fields));
+        let mut spans = self.spans.lock().unwrap();
+        spans.push((attributes.metadata().name().to_string(), fields));
+        Id::from_u64(spans.len() as u64)
     }
     fn record(&self, _: &Id, _: &Record<'_>) {}
     fn record_follows_from(&self, _: &Id, _: &Id) {}
@@ -85,19 +97,40 @@ impl Subscriber for Capture {
         self.events.lock().unwrap().push(Captured {
             level: *event.metadata().level(),
             fields,
+            span: self.entered.lock().unwrap().last().copied(),
         });
     }
-    fn enter(&self, _: &Id) {}
-    fn exit(&self, _: &Id) {}
+    fn enter(&self, span: &Id) {
+        self.entered
+            .lock()
+            .unwrap()
+            .push(span.into_u64() as usize - 1);
+    }
+    fn exit(&self, span: &Id) {
+        let left = self.entered.lock().unwrap().pop();
+        assert_eq!(
+            left,
+            Some(span.into_u64() as usize - 1),
+            "spans leave in order"
+        );
+    }
 }
 
 /// Ticks agent 4 three times under a subscriber keeping levels up to
 /// `max`: calm and hungry, then in danger, then calm again.
 fn run(max: Level, hook: ToTracing) -> Vec<Captured> {
+    run_with_spans(max, hook).0
+}
+
+/// [`run`], with the spans.
+fn run_with_spans(max: Level, hook: ToTracing) -> (Vec<Captured>, Vec<SpanSeen>) {
     let events = Arc::new(Mutex::new(Vec::new()));
+    let spans = Arc::new(Mutex::new(Vec::new()));
     let subscriber = Capture {
         max,
         events: Arc::clone(&events),
+        spans: Arc::clone(&spans),
+        entered: Mutex::new(Vec::new()),
     };
     tracing::subscriber::with_default(subscriber, || {
         let (mut tree, mut deer) = (Browse::default(), Deer { hungry: true });
@@ -109,7 +142,8 @@ fn run(max: Level, hook: ToTracing) -> Vec<Captured> {
             assert_eq!(tree.tick(&mut deer, &cx), Status::Running);
         }
     });
-    events.lock().unwrap().clone()
+    let spans = spans.lock().unwrap().clone();
+    (events.lock().unwrap().clone(), spans)
 }
 
 #[test]
@@ -200,4 +234,25 @@ fn a_hook_for_one_agent_sends_nothing_for_another() {
     let events = run(Level::TRACE, ToTracing::new(2).only_agent(4));
     assert!(!events.is_empty());
     assert!(events.iter().all(|e| e.level == Level::DEBUG));
+}
+
+#[test]
+fn with_tick_spans_each_tick_is_a_span_holding_its_events() {
+    let (events, spans) = run_with_spans(Level::TRACE, ToTracing::new(STATUSES).with_tick_spans());
+    assert_eq!(spans.len(), 3, "one span per tick: {spans:?}");
+    for (k, (name, fields)) in spans.iter().enumerate() {
+        assert_eq!(name, "tick");
+        assert_eq!(fields.get("agent").map(String::as_str), Some("4"));
+        assert_eq!(fields.get("tree").map(String::as_str), Some("Browse"));
+        assert_eq!(fields.get("now"), Some(&format!("{:?}", k as f64)));
+    }
+    assert!(!events.is_empty());
+    for e in &events {
+        let span = e.span.expect("every event is inside its tick's span");
+        assert_eq!(e.get("now"), spans[span].1.get("now").map(String::as_str));
+    }
+    // Without, no span.
+    let (events, spans) = run_with_spans(Level::TRACE, ToTracing::new(STATUSES));
+    assert!(spans.is_empty());
+    assert!(events.iter().all(|e| e.span.is_none()));
 }

@@ -22,9 +22,14 @@ pub const TRACING_TARGET: &str = "arbortick";
 /// `enter_subtree`, `reset`), the node (`tree`, `node` (its id), `kind`,
 /// `label` when it has one), and where they apply `status`, `child` (a
 /// child's label, or its kind and id), `by`, `accepted`, `score` and
-/// `rejected_by` (a rejecting clause's text). They are events, not spans:
-/// a span per agent per tick would cost more than the tick; enter your own
-/// span around a frame's ticks to group them.
+/// `rejected_by` (a rejecting clause's text).
+///
+/// With [`with_tick_spans`](ToTracing::with_tick_spans) (and the `std`
+/// feature), each traced tick is also a span, `tick`, with the agent, the
+/// tree and the time: the tick's events are inside it, and an embedded
+/// tree's tick is a span inside its parent's. Spans need level 3 or more
+/// (a tick's start and end) and `TRACE` enabled; they cost more than the
+/// events, so they are off by default.
 ///
 /// The subscriber decides: once per tick the hook asks whether `DEBUG` and
 /// `TRACE` events of its target are enabled, and a tree builds no event the
@@ -34,23 +39,37 @@ pub const TRACING_TARGET: &str = "arbortick";
 ///
 /// ```
 /// use bt_runtime::trace::{ToTracing, STATUSES};
-/// use bt_runtime::Ctx;
+/// use bt_runtime::{Ctx, NoFlags};
 /// // Every event up to every node's status, of agent 7 only.
 /// let hook = ToTracing::new(STATUSES).only_agent(7);
-/// let cx = Ctx::new(0.0, 0.1).agent(7).trace(hook);
+/// let cx = Ctx::<NoFlags>::new(0.0, 0.1).agent(7).trace(hook);
 /// # let _ = cx;
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct ToTracing {
     level: u8,
     agent: Option<u64>,
+    /// Ticks as spans too ([`with_tick_spans`](ToTracing::with_tick_spans)).
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
+    spans: bool,
 }
 
 impl ToTracing {
     /// Events up to trace level `level` (1 to 6, see
     /// [`trace`](crate::trace)), of every agent.
     pub const fn new(level: u8) -> ToTracing {
-        ToTracing { level, agent: None }
+        ToTracing {
+            level,
+            agent: None,
+            spans: false,
+        }
+    }
+
+    /// Each traced tick is a `tick` span too (see [`ToTracing`]).
+    #[cfg(feature = "std")]
+    pub const fn with_tick_spans(mut self) -> ToTracing {
+        self.spans = true;
+        self
     }
 
     /// Only `agent`'s events.
@@ -88,6 +107,37 @@ impl Trace for ToTracing {
     }
 
     fn event(&self, e: &TraceEvent) {
+        #[cfg(feature = "std")]
+        if self.spans && matches!(e.what, Event::TickStart) {
+            let span = tracing::trace_span!(
+                target: TRACING_TARGET,
+                "tick",
+                agent = e.agent,
+                tree = e.node.tree,
+                now = e.now
+            );
+            TICKS.with_borrow_mut(|ticks| ticks.push(span.entered()));
+        }
+        self.emit(e);
+        #[cfg(feature = "std")]
+        if self.spans && matches!(e.what, Event::TickEnd(_)) {
+            drop(TICKS.with_borrow_mut(|ticks| ticks.pop()));
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+std::thread_local! {
+    /// The tick spans entered on this thread, innermost last: a tick
+    /// starts and ends on one thread, an embedded tree's inside its
+    /// parent's.
+    static TICKS: core::cell::RefCell<std::vec::Vec<tracing::span::EnteredSpan>> =
+        const { core::cell::RefCell::new(std::vec::Vec::new()) };
+}
+
+impl ToTracing {
+    /// `e` as one `tracing` event.
+    fn emit(&self, e: &TraceEvent) {
         let n = e.node;
         let (what, status, child, by): (&str, Option<Status>, Option<_>, Option<_>) = match e.what {
             Event::TickStart => ("tick_start", None, None, None),
