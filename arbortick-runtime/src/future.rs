@@ -39,6 +39,9 @@
 //! unwinds, so a program that catches the panic and ticks again finds the
 //! leaf's future gone, as above: it is never polled again.
 //!
+//! [`InFlight`] does not implement Bevy's `Reflect`: a tree that says
+//! `#[bt(reflect)]` cannot hold a future leaf (rustc says so on the leaf).
+//!
 //! # Futures or requests
 //!
 //! A future serves one agent's action and lives with it. When many agents
@@ -103,7 +106,15 @@ use core::task::{Context, Poll, Waker};
 /// A leaf that runs a future: see the [module docs](self).
 ///
 /// Every type implementing it is a [`Leaf`] whose memory is
-/// [`InFlight`]`<Self::Future>`.
+/// [`InFlight`]`<Self::Future>`, through a blanket implementation: a type
+/// implements one of the two traits, and a blanket `Leaf` implementation
+/// of your own (`impl<T: MyAction> Leaf<Bot> for T`) conflicts with it
+/// (implement `Leaf` for each type instead, or through a macro).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a leaf of `{A}`",
+    label = "not a leaf",
+    note = "a leaf type implements `bt::Leaf<{A}>`, or `bt::future::FutureLeaf<{A}>` when its action is a future"
+)]
 pub trait FutureLeaf<A: ?Sized> {
     /// The future the leaf waits for. `Unpin`, since it moves with the
     /// agent's state: a boxed future ([`BoxFuture`]) is.

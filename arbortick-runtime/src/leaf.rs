@@ -71,6 +71,11 @@ use crate::status::Status;
 /// # let mut bot = Bot { x: 0, moving: false };
 /// # assert_eq!(WalkTo { to: 1 }.start(&mut (), &mut bot), Status::Running);
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a leaf of `{A}`",
+    label = "not a leaf",
+    note = "a leaf type implements `bt::Leaf<{A}>`, or `bt::future::FutureLeaf<{A}>` when its action is a future"
+)]
 pub trait Leaf<A: ?Sized> {
     /// What the leaf remembers between ticks while it runs. Created with
     /// `Default::default()` on each start; dropped when the leaf ends.

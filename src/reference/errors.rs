@@ -73,7 +73,7 @@
 //! | a stateful leaf with a `&` agent | stateful leaf `Wait` receives the tree's first parameter as its agent, so it must be declared `&mut Agent` | `leaf_without_mutable_agent` |
 //! | a condition, guard or precondition that is not `bool` | rustc: expected `bool`, on your expression | `cond_not_bool`, `guard_not_bool`, `precondition_not_bool` |
 //! | an action that is not a `Status`, an instant that is not an `Outcome`, a score that is not a number, flags of the wrong type | rustc: mismatched types, on your expression | `action_wrong_type`, `instant_wrong_type`, `scored_guard_not_a_number`, `flag_precondition_not_flags` |
-//! | a type used as a leaf that is not one | rustc: the trait bound `Wander: bt::Leaf<Agent>` is not satisfied, on the type | `leaf_type_not_a_leaf` |
+//! | a type used as a leaf that is not one | rustc: `Wander` is not a leaf of `Agent` (with a note naming `bt::Leaf` and `bt::future::FutureLeaf`), on the type | `leaf_type_not_a_leaf` |
 //! | a subtree called with the wrong arguments | rustc: this method takes 2 arguments but 1 argument was supplied, in your parentheses | `subtree_wrong_arguments` |
 //! | a `switch` that misses a case | rustc: non-exhaustive patterns | `switch_not_exhaustive` |
 //! | a `switch_eq` without a last `_ =>` arm, or with another one before it | needs a last arm `_ => ..` / takes one `_ =>` arm, the last | `switch_eq_without_a_default` |
