@@ -60,7 +60,7 @@
 //! and applies BehaviorTree.CPP's rules for the statuses it changes. On the
 //! decider benchmark (`BENCHMARKS-deciders.md`, row `bt-recorder`), where
 //! the senses change every tick so that children interrupt each other and
-//! finish often, that is about 505 instructions per agent-tick against 58
+//! finish often, that is about 495 instructions per agent-tick against 58
 //! without it (`tick_count`, in `bt-bench`); it is measured in time there,
 //! and on the reference trees in `BENCHMARKS.md`.
 
@@ -276,6 +276,8 @@ fn runs_before_its_child(kind: NodeKind) -> bool {
 /// One node of the expanded tree.
 struct Slot {
     info: &'static NodeInfo,
+    /// How its children go back to idle ([`rule`] of its kind).
+    rule: Rule,
     parent: u16,
     /// Range of `Layout::children`.
     children: (u32, u32),
@@ -319,6 +321,7 @@ impl Layout {
         let mut children = Vec::with_capacity(placed.len());
         slots.push(Slot {
             info: placed[0].info,
+            rule: rule(placed[0].info.kind),
             parent: 0,
             children: (0, 0),
         });
@@ -327,6 +330,7 @@ impl Layout {
             children.extend_from_slice(&kids[p.uid]);
             slots.push(Slot {
                 info: p.info,
+                rule: rule(p.info.kind),
                 parent: p.parent as u16,
                 children: (start, children.len() as u32),
             });
@@ -347,7 +351,7 @@ impl Layout {
             .map(|slot| {
                 if slot.parent == 0 {
                     0
-                } else if rule(slots[slot.parent as usize].info.kind) == Rule::Reactive {
+                } else if slots[slot.parent as usize].rule == Rule::Reactive {
                     NOT_STEADY
                 } else {
                     slot.parent
@@ -561,7 +565,7 @@ impl Agent {
                 }
             }
             let siblings = layout.children(parent);
-            match rule(layout.slots[parent as usize].info.kind) {
+            match layout.slots[parent as usize].rule {
                 Rule::Exclusive => {
                     for &s in siblings {
                         if s != uid {
@@ -596,8 +600,7 @@ impl Agent {
 
     fn returned(&mut self, layout: &Layout, uid: u16, status: NodeStatus) {
         self.enter(layout, uid);
-        let kind = layout.slots[uid as usize].info.kind;
-        if rule(kind) == Rule::Memory && status == NodeStatus::Failure {
+        if layout.slots[uid as usize].rule == Rule::Memory && status == NodeStatus::Failure {
             for &child in layout.children(uid) {
                 if self.status[child as usize] != NodeStatus::Success {
                     self.reset(layout, child);
@@ -614,7 +617,7 @@ impl Agent {
             }
             return;
         }
-        match rule(layout.slots[parent as usize].info.kind) {
+        match layout.slots[parent as usize].rule {
             Rule::One if status.is_done() => self.reset(layout, uid),
             Rule::Reactive if status == NodeStatus::Running => {
                 for &s in layout.children(parent) {
@@ -667,7 +670,7 @@ impl Agent {
             && uid != 1
             && self.status[uid as usize] == NodeStatus::Running
             && self.status[slot.parent as usize] == NodeStatus::Running
-            && rule(layout.slots[slot.parent as usize].info.kind) != Rule::Reactive
+            && layout.slots[slot.parent as usize].rule != Rule::Reactive
     }
 
     fn apply(&mut self, layout: &Layout, event: &TraceEvent) {
@@ -1032,10 +1035,16 @@ impl Recorder {
     }
 
     fn lock(&self, index: usize) -> std::sync::MutexGuard<'_, Agent> {
+        self.lock_with(index, self.hot(index))
+    }
+
+    /// [`lock`](Self::lock), given the agent's hot words.
+    #[inline]
+    fn lock_with(&self, index: usize, hot: &[AtomicU64]) -> std::sync::MutexGuard<'_, Agent> {
         let mut a = self.agents[index]
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        a.load(self.hot(index));
+        a.load(hot);
         a
     }
 
@@ -1580,12 +1589,12 @@ impl Recorder {
         true
     }
 
-    /// Takes `event` under agent `index`'s lock.
+    /// Takes `event` under agent `index`'s lock; `hot` are its hot words.
     #[inline(never)]
-    fn apply(&self, index: usize, event: &TraceEvent) {
-        let mut a = self.lock(index);
+    fn apply(&self, index: usize, hot: &[AtomicU64], event: &TraceEvent) {
+        let mut a = self.lock_with(index, hot);
         a.apply(&self.layout, event);
-        a.store(self.hot(index));
+        a.store(hot);
         if a.root_table != 0 && self.root_table.load(Relaxed) != a.root_table {
             self.root_table.store(a.root_table, Relaxed);
         }
@@ -1615,9 +1624,11 @@ impl Trace for Recorder {
     fn event(&self, event: &TraceEvent) {
         if let Ok(index) = usize::try_from(event.agent)
             && index < self.agents.len()
-            && !self.steady(self.hot(index), event)
         {
-            self.apply(index, event);
+            let hot = self.hot(index);
+            if !self.steady(hot, event) {
+                self.apply(index, hot, event);
+            }
         }
     }
 }
