@@ -2,12 +2,13 @@
 //! generated vs hand-written, and the generated one with trace hooks off in
 //! three ways. Writes `BENCHMARKS-deciders.md` on an unfiltered run.
 
+mod common;
+
 use bt_bench::decider::{GateHerd, Herd, Variant};
-use criterion::{Criterion, Throughput};
+use criterion::Criterion;
 use std::fmt::Write as _;
 use std::hint::black_box;
 use std::path::Path;
-use std::time::Duration;
 
 const COUNTS: [usize; 2] = [1_000, 100_000];
 
@@ -30,13 +31,7 @@ fn main() {
         .output_directory(&out)
         .configure_from_args();
     for count in COUNTS {
-        let mut g = c.benchmark_group(group(count));
-        g.throughput(Throughput::Elements(count as u64))
-            .warm_up_time(Duration::from_millis(500))
-            .measurement_time(Duration::from_secs(2));
-        if count >= 100_000 {
-            g.sample_size(20);
-        }
+        let mut g = common::herd_group(&mut c, group(count), count);
         for v in Variant::ALL {
             let mut herd = Herd::new(v, count);
             g.bench_function(v.name(), |b| {
@@ -50,13 +45,7 @@ fn main() {
     }
     // The gate: every agent enters and leaves it once per tick.
     for count in COUNTS {
-        let mut g = c.benchmark_group(format!("gate-{count}"));
-        g.throughput(Throughput::Elements(count as u64))
-            .warm_up_time(Duration::from_millis(500))
-            .measurement_time(Duration::from_secs(2));
-        if count >= 100_000 {
-            g.sample_size(20);
-        }
+        let mut g = common::herd_group(&mut c, format!("gate-{count}"), count);
         for (name, gated) in [("without", false), ("with", true)] {
             let mut herd = GateHerd::new(gated, count);
             g.bench_function(name, |b| {

@@ -2,13 +2,14 @@
 //! and boxed) against a plain leaf doing the same work. Writes
 //! `BENCHMARKS-futures.md` on an unfiltered run.
 
+mod common;
+
 use bt_bench::alloc::{self, Counting};
 use bt_bench::futures::{Herd, Variant};
-use criterion::{Criterion, Throughput};
+use criterion::Criterion;
 use std::fmt::Write as _;
 use std::hint::black_box;
 use std::path::Path;
-use std::time::Duration;
 
 #[global_allocator]
 static ALLOC: Counting = Counting;
@@ -31,13 +32,7 @@ fn main() {
         .output_directory(&out)
         .configure_from_args();
     for count in COUNTS {
-        let mut g = c.benchmark_group(group(count));
-        g.throughput(Throughput::Elements(count as u64))
-            .warm_up_time(Duration::from_millis(500))
-            .measurement_time(Duration::from_secs(2));
-        if count >= 100_000 {
-            g.sample_size(20);
-        }
+        let mut g = common::herd_group(&mut c, group(count), count);
         for v in Variant::ALL {
             let mut herd = Herd::new(v, count);
             g.bench_function(v.name(), |b| {
