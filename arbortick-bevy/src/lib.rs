@@ -114,6 +114,11 @@
 //!   node has run and the last tick's status, for inspectors and remote
 //!   clients to show as they are (see [Inspecting a running
 //!   tree](#inspecting-a-running-tree)).
+//! - **Guarding writes.** A plugin built
+//!   [`reflect_guarded`](TreePlugin::reflect_guarded) registers the state
+//!   for reflection read-only: remote clients and inspectors read it, but
+//!   cannot change the running branch without the plugin halting what it
+//!   abandons.
 //! - **Finishing.** A tick that ends in `Success` or `Failure` writes a
 //!   [`TreeFinished`] message; the next tick starts the tree over.
 //! - **Leaving.** Removing the state, inserting a new one over it,
@@ -151,9 +156,47 @@
 //! the old one's running nodes once, see *Leaving* above), reset it from a
 //! system (`AgentTree::reset_agent`), or force a node through a hook
 //! ([`TreePlugin::traced`] with `bt::testing`'s hooks or the live tools).
-//! Registering the state's type without `ReflectComponent`
-//! (`#[reflect(Component)]`) keeps remote clients from writing it at all,
-//! while [`TreeInspect`] still shows it.
+//!
+//! A plugin built [`reflect_guarded`](TreePlugin::reflect_guarded) makes
+//! this hold for every outside writer: the state still reads through
+//! reflection, writes in place are refused (the remote protocol answers
+//! `world.mutate_components` with "Cannot reflect component", an
+//! inspector's editor gets no mutable access), and what replaces the state
+//! (`world.insert_components`, a scene) inserts a new one, which the
+//! plugin halts the old one for, once.
+//!
+//! ```
+//! # use bevy_app::{App, Update};
+//! # use bevy_ecs::prelude::*;
+//! # use bevy_ecs::reflect::{AppTypeRegistry, ReflectComponent};
+//! # use bevy_reflect::TypePath;
+//! # use bt::prelude::*;
+//! # use bt_bevy::{AgentTree, TreePlugin};
+//! # #[derive(Component, Default)] pub struct Bot;
+//! # behavior_tree! {
+//! #     #[derive(Component)] #[bt(reflect)] #[reflect(Component)]
+//! #     pub tree Idle(me: &mut Bot, #[context] cx: &bt::Ctx) { wait(1.0) }
+//! # }
+//! # impl AgentTree for Idle {
+//! #     type Agent = Bot; type Shared = (); type Decision = bt::NoFlags; type Stimuli = bt::NoFlags;
+//! #     fn tick_agent(&mut self, me: &mut Bot, cx: &bt::Ctx, _: &()) -> Status { self.tick(me, cx) }
+//! #     fn reset_agent(&mut self, _: &mut Bot, _: &bt::Ctx, _: &()) { self.reset() }
+//! # }
+//! let mut app = App::new();
+//! app.init_resource::<bevy_time::Time>()
+//!     .add_plugins(TreePlugin::<Idle>::new(Update).reflect_guarded());
+//! let bot = app.world_mut().spawn((Bot, Idle::default())).id();
+//! app.update();
+//!
+//! let registry = app.world().resource::<AppTypeRegistry>().clone();
+//! let registry = registry.read();
+//! let reflect = registry
+//!     .get_with_type_path(Idle::type_path())
+//!     .and_then(|r| r.data::<ReflectComponent>())
+//!     .unwrap();
+//! assert!(reflect.reflect(app.world().entity(bot)).is_some()); // reads
+//! assert!(reflect.reflect_mut(app.world_mut().entity_mut(bot)).is_none()); // no writes in place
+//! ```
 //!
 //! [`Time`]: bevy_time::Time
 //! [`Time::elapsed_secs_f64`]: bevy_time::Time::elapsed_secs_f64
@@ -164,11 +207,11 @@ use bevy_ecs::batching::BatchingStrategy;
 use bevy_ecs::component::Mutable;
 use bevy_ecs::lifecycle::{Discard, Remove};
 use bevy_ecs::prelude::*;
-use bevy_ecs::reflect::ReflectComponent;
+use bevy_ecs::reflect::{AppTypeRegistry, ReflectComponent, ReflectComponentFns};
 use bevy_ecs::schedule::{InternedScheduleLabel, ScheduleLabel};
 use bevy_ecs::utils::Parallel;
 use bevy_reflect::std_traits::ReflectDefault;
-use bevy_reflect::{Reflect, TypePath};
+use bevy_reflect::{FromReflect, GetTypeRegistration, Reflect, TypePath};
 use bevy_time::Time;
 use bt::bitflags::Flags;
 use bt::{BehaviorTree, Ctx, Status, Trace};
@@ -418,6 +461,8 @@ pub struct TreePlugin<T> {
     traced: Option<TickSystem>,
     /// Adds the system that keeps [`TreeInspect`] current.
     inspected: Option<fn(&mut App, InternedScheduleLabel)>,
+    /// Registers the state for reflection with writes that halt.
+    guarded: Option<fn(&mut App)>,
     tree: PhantomData<fn() -> T>,
 }
 
@@ -440,6 +485,7 @@ impl<T> TreePlugin<T> {
             mark_changed: true,
             traced: None,
             inspected: None,
+            guarded: None,
             tree: PhantomData,
         }
     }
@@ -509,6 +555,67 @@ impl<T: AgentTree + TypePath> TreePlugin<T> {
     }
 }
 
+impl<T: AgentTree + FromReflect + TypePath + GetTypeRegistration> TreePlugin<T> {
+    /// Registers the tree's state for reflection so that what reads or
+    /// replaces it from outside (the Bevy Remote Protocol, inspectors,
+    /// scenes) can never skip halting (see [Inspecting a running
+    /// tree](crate#inspecting-a-running-tree)):
+    ///
+    /// - **Reading** works as with `#[reflect(Component)]`
+    ///   (`world.get_components`).
+    /// - **Writing in place is refused**: a remote
+    ///   `world.mutate_components` answers "Cannot reflect component", and
+    ///   `ReflectComponent::reflect_mut` is `None`. Such a write would
+    ///   change the running branch without halting the one it abandons.
+    /// - **Replacing** (`world.insert_components`, `insert_reflect`, a scene
+    ///   applied over the entity) inserts a new state, so the plugin halts
+    ///   the old one's running nodes once, as for any insert.
+    ///   `ReflectComponent::apply`, which cannot insert, writes only over a
+    ///   state with nothing running (nothing to halt) and otherwise leaves
+    ///   the state as it is.
+    ///
+    /// The state's own `#[reflect(Component)]`, if any, is replaced by
+    /// this guarded one, whether the type was registered before or after.
+    pub fn reflect_guarded(mut self) -> Self {
+        self.guarded = Some(|app| {
+            app.register_type::<T>();
+            let registry = app.world().resource::<AppTypeRegistry>().clone();
+            let mut registry = registry.write();
+            if let Some(registration) = registry.get_mut(core::any::TypeId::of::<T>()) {
+                registration.insert(guarded_reflect_component::<T>());
+            }
+        });
+        self
+    }
+}
+
+/// `ReflectComponent` for a tree state that reads as usual and is never
+/// written in place: see [`TreePlugin::reflect_guarded`].
+fn guarded_reflect_component<T: AgentTree + FromReflect + TypePath>() -> ReflectComponent {
+    let mut fns = ReflectComponentFns::new::<T>();
+    fns.reflect_mut = |_| None;
+    // What inspectors write through: refused too.
+    fns.reflect_unchecked_mut = |_| None;
+    fns.apply = |mut entity, value| {
+        let Some(mut state) = entity.get_mut::<T>() else {
+            return;
+        };
+        if !state.is_active()
+            && let Some(new) = T::from_reflect(value)
+        {
+            *state = new;
+        }
+    };
+    fns.apply_or_insert_mapped = |entity, value, _registry, _map, _relationships| {
+        // A tree state holds no entities: nothing to map. Inserting over
+        // the old state makes the plugin's observer halt it once.
+        if let Some(new) = T::from_reflect(value) {
+            entity.insert(new);
+        }
+    };
+    ReflectComponent::new(fns)
+}
+
 impl<T> Default for TreePlugin<T> {
     /// Ticks the tree in `Update`.
     fn default() -> Self {
@@ -532,6 +639,9 @@ impl<T: AgentTree> Plugin for TreePlugin<T> {
         let batching = self.batching.clone();
         if let Some(add) = self.inspected {
             add(app, self.schedule);
+        }
+        if let Some(guard) = self.guarded {
+            guard(app);
         }
         if let Some(add) = self.traced {
             add(app, self.schedule, batching, self.mark_changed);
