@@ -370,3 +370,162 @@ fn embedded_trees_run_live_with_their_arguments() {
     assert!(a.left.steps > 5 && a.right.steps > 5);
     assert!(Both::live().is_some(), "the tree with subtrees runs live");
 }
+
+/// A round of a watch: `walk` finishes, `look` runs on.
+#[derive(Default)]
+struct Watchman {
+    log: Vec<String>,
+}
+
+impl Watchman {
+    fn act(&mut self, what: &str, status: Status) -> Status {
+        self.log.push(what.to_string());
+        status
+    }
+}
+
+bt::behavior_tree! {
+    tree Rounds(me: &mut Watchman, cx: &Ctx<bt::NoFlags, bt::NoFlags, impl bt::Trace>) {
+        'round: sequence {
+            'walk: action me.act("walk", Status::Success),
+            'look: action me.act("look", Status::Running),
+        }
+    }
+}
+
+/// Ticks `rounds` `ticks` times with `recorder` attached, from `t`.
+fn record_rounds(
+    rounds: &mut Rounds,
+    me: &mut Watchman,
+    recorder: &bt::record::Recorder,
+    t: u32,
+    ticks: u32,
+) {
+    for t in t..t + ticks {
+        let cx = Ctx::new(f64::from(t), 1.0).trace(recorder);
+        assert_eq!(rounds.tick(me, &cx), Status::Running);
+    }
+}
+
+/// The labels of the nodes of `agent`'s transitions in ticks `from..`, as
+/// `label:status`, from its JSON lines (whose nodes are the version the
+/// agent runs).
+fn recorded(recorder: &bt::record::Recorder, from: u32) -> Vec<String> {
+    let mut out = Vec::new();
+    recorder.write_jsonl([0], &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let mut lines = text.lines();
+    let head: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+    let label = |uid: u64| {
+        let node = &head["nodes"][uid as usize - 1];
+        node["label"].as_str().map_or_else(
+            || node["kind"].as_str().unwrap().to_string(),
+            str::to_string,
+        )
+    };
+    lines
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|t| t["tick"].as_u64().unwrap() >= u64::from(from))
+        .map(|t| {
+            format!(
+                "{}:{}",
+                label(t["uid"].as_u64().unwrap()),
+                t["status"].as_str().unwrap()
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_recorder_follows_a_reload_to_the_new_tree_and_back() {
+    use bt::record::Recorder;
+    start();
+    // Agent 1 never ticks: it stays recorded in the tree as built.
+    let recorder = Recorder::new::<Rounds>(2, 64);
+    let (mut rounds, mut me) = (Rounds::default(), Watchman::default());
+    record_rounds(&mut rounds, &mut me, &recorder, 0, 2);
+    assert_eq!(
+        recorded(&recorder, 0),
+        ["round:running", "walk:success", "look:running"]
+    );
+    let mut page = String::new();
+    let since = recorder.history_json(0, None, &mut page).unwrap();
+    assert!(
+        page.contains("\"layout\":0") && !page.contains("\"nodes\""),
+        "{page}"
+    );
+
+    // Reloaded with one node more: the agent's history is laid out by the
+    // new tree from its next tick, and starts over.
+    let file = include_str!("hot_mode.rs");
+    let line = file
+        .lines()
+        .position(|l| l.starts_with("    tree Rounds("))
+        .expect("the tree's invocation");
+    let engine = Rounds::live().expect("the tree runs live");
+    let edited = file.replacen(
+        "'look: action me.act(\"look\", Status::Running),\n        }",
+        "'guarded: force_success { 'look: action me.act(\"look\", Status::Running) },\n        }",
+        1,
+    );
+    assert_ne!(edited, file);
+    let outcome = engine.reload(&edited, line);
+    assert!(
+        outcome
+            .to_string()
+            .starts_with("Rounds: reloaded as version 2"),
+        "{outcome}"
+    );
+    assert_eq!(recorder.nodes_of(0), Ok(3));
+    record_rounds(&mut rounds, &mut me, &recorder, 2, 2);
+    assert_eq!(recorder.nodes(), 3, "the tree as built");
+    assert_eq!(recorder.nodes_of(0), Ok(4));
+    // The history starts over at the reload, every node idle: the round
+    // resumes its look (their state was kept), so the walk, finished
+    // before, does not show; the new node runs around the look.
+    assert_eq!(
+        recorded(&recorder, 0),
+        ["round:running", "guarded:running", "look:running"]
+    );
+    let mut btlog = Vec::new();
+    recorder.write_btlog(0, &mut btlog).unwrap();
+    let btlog = String::from_utf8_lossy(&btlog);
+    assert!(
+        btlog.contains("<ForceSuccess _uid=\"3\" name=\"guarded\">"),
+        "{btlog}"
+    );
+
+    // Agents recorded in two versions are not written together.
+    let mixed = recorder.write_jsonl([0, 1], &mut Vec::new()).unwrap_err();
+    assert_eq!(
+        mixed.to_string(),
+        "agent 1 runs another version of the tree than agent 0 (a hot reload changed it): \
+         write them separately"
+    );
+
+    // A page that had the history before the reload gets it again, with
+    // the new tree's nodes.
+    let mut page = String::new();
+    recorder.history_json(0, Some(since), &mut page).unwrap();
+    assert!(page.contains("\"reset\":true"), "{page}");
+    assert!(page.contains("\"layout\":1"), "{page}");
+    assert!(page.contains("\"label\":\"guarded\""), "{page}");
+
+    // Back to the source as built: the recorder's own layout again.
+    assert!(
+        engine
+            .reload(file, line)
+            .to_string()
+            .starts_with("Rounds: reloaded as version 3")
+    );
+    record_rounds(&mut rounds, &mut me, &recorder, 4, 1);
+    assert_eq!(recorder.nodes_of(0), Ok(3));
+    let mut page = String::new();
+    recorder.history_json(0, Some(since), &mut page).unwrap();
+    assert!(
+        page.contains("\"layout\":0") && !page.contains("\"nodes\""),
+        "{page}"
+    );
+    // Started over again: the look, still running, and its round.
+    assert_eq!(recorded(&recorder, 0), ["round:running", "look:running"]);
+}

@@ -442,8 +442,25 @@ impl Program {
     /// written from this program: for tools that show a tree read at run
     /// time. Leaks the node tables and XML pieces, once per call.
     pub fn views(&self, name: &str) -> Option<Views> {
+        self.views_of(name, self.tree_view(name, &|tree| self.node_table(tree))?)
+    }
+
+    /// Tree `name` as compiled code has it as `BehaviorTree::VIEW`, with
+    /// the trees it embeds; each tree's node table is the one `tables`
+    /// gives for its name (a [`node_table`](Self::node_table) of this
+    /// program). Leaks its strings and XML pieces, once per call.
+    pub fn tree_view(
+        &self,
+        name: &str,
+        tables: &dyn Fn(&str) -> Option<&'static [bt_runtime::NodeInfo]>,
+    ) -> Option<&'static bt_runtime::view::TreeView<'static>> {
+        crate::generate::leaked_view(self, name, tables)
+    }
+
+    /// [`views`](Self::views), written from `view`, this program's view of
+    /// tree `name`.
+    pub fn views_of(&self, name: &str, view: &bt_runtime::view::TreeView<'_>) -> Option<Views> {
         use bt_runtime::view::Form;
-        let view = crate::generate::leaked_view(self, name)?;
         let xml = |form| {
             let mut buf = vec![0; view.write_xml(form, &mut [])];
             view.write_xml(form, &mut buf);

@@ -45,6 +45,7 @@ use crate::interpret::{
     Agent, Diagnostic, Expression, Host, Input, Interpreter, Migration, Program, RedecideLimit,
     Shared, Use, Views,
 };
+use bt_runtime::view::TreeView;
 use bt_runtime::{NodeInfo, Status};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -162,6 +163,8 @@ pub struct Version {
     nodes: Vec<&'static [NodeInfo]>,
     /// Its views ([`Program::views`]).
     views: Option<Views>,
+    /// The tree's view, over `nodes`.
+    view: Option<&'static TreeView<'static>>,
 }
 
 impl Version {
@@ -189,6 +192,13 @@ impl Version {
     /// has them in `BehaviorTree`'s constants, for this version.
     pub fn views(&self) -> Option<&Views> {
         self.views.as_ref()
+    }
+
+    /// The tree's view, as compiled code has it as `BehaviorTree::VIEW`
+    /// (with the trees it embeds), over this version's node tables
+    /// ([`nodes`](Self::nodes)): what a recorder lays a version out with.
+    pub fn view(&self) -> Option<&'static TreeView<'static>> {
+        self.view
     }
 
     /// Its source, as tokens ([`Program::source`]).
@@ -393,9 +403,14 @@ impl Live {
             }
             None => (interpreter.shared(), None),
         };
-        let nodes = (interpreter.trees_laid_out().into_iter())
+        let nodes: Vec<&'static [NodeInfo]> = (interpreter.trees_laid_out().into_iter())
             .filter_map(|tree| program.node_table(tree))
             .collect();
+        let table = |tree: &str| {
+            (nodes.iter().copied()).find(|n| n.first().is_some_and(|n| n.tree == tree))
+        };
+        let view = program.tree_view(name, &table);
+        let views = view.and_then(|view| program.views_of(name, view));
         Ok(Version {
             number,
             interpreter,
@@ -403,7 +418,8 @@ impl Live {
             source: program.source().to_string(),
             previous,
             nodes,
-            views: program.views(name),
+            views,
+            view,
         })
     }
 

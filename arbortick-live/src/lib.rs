@@ -755,7 +755,10 @@ fn serve(server: &tiny_http::Server, shared: &Arc<Shared>) {
 }
 
 fn answer(mut request: tiny_http::Request, shared: &Arc<Shared>) {
-    let nodes = shared.recorder.nodes();
+    // Uids are those of the tree the watched agent runs (a hot reload can
+    // change it).
+    let watched = shared.watched.load(Ordering::Relaxed);
+    let nodes = (shared.recorder.nodes_of(watched)).unwrap_or_else(|_| shared.recorder.nodes());
     let url = request.url().to_owned();
     let (path, query) = url.split_once('?').unwrap_or((&url, ""));
     let method = request.method().clone();

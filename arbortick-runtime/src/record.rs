@@ -73,6 +73,21 @@
 //!
 //! The `bt` crate's reference has an example ("Views and recording").
 //!
+//! # Hot reload
+//!
+//! A tree running on the hot-reload engine (the `bt` crate's `hot`
+//! module) says at the start of each tick which version of its source it
+//! runs ([`Event::TreeVersion`]). When an agent moves to a version whose
+//! nodes differ from those it is recorded in, the recorder lays its
+//! history out by that version from then on: every node starts idle, the
+//! transitions, guard checks and notes kept so far are dropped (their uids
+//! are the old tree's), and its `.btlog` holds the new version's XML.
+//! Agents recorded in different versions are written to separate files
+//! ([`RecordError::Versions`]); [`Recorder::nodes_of`] gives the size of
+//! the tree an agent runs. The events of a reloaded version always take
+//! the agent's lock. Each reloaded version laid out is kept for the
+//! process, as the engine keeps its views.
+//!
 //! [`Context`]: crate::Context
 //! [`Context::now`]: crate::Context::now
 //! [`BehaviorTree::BTCPP_INSTANCE_XML`]: crate::BehaviorTree::BTCPP_INSTANCE_XML
@@ -81,7 +96,7 @@ use crate::node::{ChildrenReset as Rule, NodeInfo, NodeKind};
 use crate::status::Status;
 use crate::trace::{ACTIVATIONS, Event, GUARDS, Trace, TraceEvent, Verdict};
 use crate::tree::BehaviorTree;
-use crate::view::{TreeView, expand};
+use crate::view::{Form, TreeView, expand};
 use std::boxed::Box;
 use std::io::{self, Write};
 use std::string::String;
@@ -431,6 +446,18 @@ struct Agent {
     seen_table: (usize, usize),
     /// The recorded tree's own node table, once found (0 before).
     root_table: usize,
+    /// The layout of the version of the tree the agent runs, when a hot
+    /// reload changed it ([`Event::TreeVersion`]); `None`: the tree as
+    /// built, the recorder's own layout.
+    reloaded: Option<&'static Layout>,
+    /// Which layout: 0 for the tree as built, `k` for the recorder's
+    /// `k`-th reloaded one.
+    layout_id: u32,
+    /// The address of the view of the last [`Event::TreeVersion`] (0
+    /// before one).
+    version_view: usize,
+    /// The tick count when the agent last changed layouts.
+    switched_at: Option<u32>,
 }
 
 impl Agent {
@@ -454,7 +481,34 @@ impl Agent {
             dirty: (u32::MAX, 0),
             seen_table: (0, 0),
             root_table: 0,
+            reloaded: None,
+            layout_id: 0,
+            version_view: 0,
+            switched_at: None,
         }
+    }
+
+    /// Lays the agent out as `layout` (the tree as built when `reloaded`
+    /// is `None`), as the `id`-th: every node idle, its transitions,
+    /// guard checks and notes forgotten (their uids are another layout's).
+    fn relayout(&mut self, layout: &Layout, reloaded: Option<&'static Layout>, id: u32) {
+        self.reloaded = reloaded;
+        self.layout_id = id;
+        self.status = std::vec![NodeStatus::Idle; layout.slots.len()];
+        self.running = std::vec![0; hot_words(layout) - 1];
+        self.dirty = (0, self.running.len() as u32);
+        self.stack = Vec::with_capacity(layout.nesting);
+        self.stack.push(Instance {
+            base: 1,
+            view: layout.view,
+            entered_by: None,
+        });
+        self.ring.clear();
+        self.guards.clear();
+        self.notes.clear();
+        self.seen_table = (0, 0);
+        self.root_table = 0;
+        self.switched_at = Some(self.ticks);
     }
 
     fn ticks(&self) -> u32 {
@@ -509,13 +563,17 @@ impl Agent {
         if self.in_tick {
             head |= IN_TICK;
         }
-        if self.stack.len() == 1 {
+        // Events of a reloaded version always take the lock: the steady
+        // path reads the recorder's own layout.
+        if self.stack.len() == 1 && self.reloaded.is_none() {
             head |= AT_ROOT;
         }
         hot[0].store(head, Relaxed);
         let (from, to) = core::mem::replace(&mut self.dirty, (u32::MAX, 0));
-        for word in from as usize..to as usize {
-            hot[1 + word].store(self.running[word], Relaxed);
+        if self.reloaded.is_none() {
+            for word in from as usize..to.min(hot.len() as u32 - 1) as usize {
+                hot[1 + word].store(self.running[word], Relaxed);
+            }
         }
     }
 
@@ -746,6 +804,8 @@ impl Agent {
                 self.stack.truncate(1);
                 self.reset_all(layout, 1);
             }
+            // Taken by the recorder, which holds the layouts.
+            Event::TreeVersion { .. } => {}
             Event::TickStart
             | Event::TickEnd(_)
             | Event::Activate { .. }
@@ -792,6 +852,14 @@ pub enum RecordError {
         /// Nodes of the tree with its subtrees expanded.
         nodes: usize,
     },
+    /// Two agents written together run different versions of the tree
+    /// (after a hot reload), whose nodes differ: write them separately.
+    Versions {
+        /// The agent whose version differs.
+        agent: u64,
+        /// The first agent written.
+        first: u64,
+    },
     /// Statuses to resume from are not one per uid.
     Statuses {
         /// How many were given.
@@ -811,6 +879,11 @@ impl core::fmt::Display for RecordError {
             RecordError::NoSuchNode { uid, nodes } => write!(
                 f,
                 "no node has uid {uid}: the recorded tree's uids are 1..={nodes} (0 is the agent)"
+            ),
+            RecordError::Versions { agent, first } => write!(
+                f,
+                "agent {agent} runs another version of the tree than agent {first} (a hot \
+                 reload changed it): write them separately"
             ),
             RecordError::Statuses { found, expected } => write!(
                 f,
@@ -837,6 +910,9 @@ impl From<RecordError> for io::Error {
 /// none for the others).
 pub struct Recorder {
     layout: Layout,
+    /// Layouts of versions of the tree that hot reloads made, in the order
+    /// agents first ran them (kept for the process: their views are).
+    reloaded: Mutex<Vec<&'static Layout>>,
     agents: Vec<Mutex<Agent>>,
     /// What events that change no status read and write, without a lock:
     /// [`hot_words`] per agent, side by side: the ticks finished with the
@@ -891,6 +967,7 @@ impl Recorder {
             .collect();
         Recorder {
             layout,
+            reloaded: Mutex::new(Vec::new()),
             agents,
             hot,
             stride,
@@ -932,11 +1009,9 @@ impl Recorder {
         value: &dyn core::fmt::Debug,
     ) -> Result<(), RecordError> {
         let mut a = self.agent(agent)?;
-        if usize::from(uid) > self.nodes() {
-            return Err(RecordError::NoSuchNode {
-                uid,
-                nodes: self.nodes(),
-            });
+        let nodes = self.layout_of(&a).slots.len() - 1;
+        if usize::from(uid) > nodes {
+            return Err(RecordError::NoSuchNode { uid, nodes });
         }
         if a.notes.items.capacity() == 0 {
             return Ok(());
@@ -991,9 +1066,17 @@ impl Recorder {
         self.agents.len()
     }
 
-    /// Nodes of the tree with its subtrees expanded (the highest uid).
+    /// Nodes of the tree with its subtrees expanded (the highest uid), as
+    /// built.
     pub fn nodes(&self) -> usize {
         self.layout.slots.len() - 1
+    }
+
+    /// Nodes of the version of the tree `agent` runs: [`nodes`](Self::nodes)
+    /// until a hot reload changes the tree (see [`Event::TreeVersion`]).
+    pub fn nodes_of(&self, agent: u64) -> Result<usize, RecordError> {
+        let a = self.agent(agent)?;
+        Ok(self.layout_of(&a).slots.len() - 1)
     }
 
     /// Bytes the recorder holds per agent: its ring, one status byte per
@@ -1144,7 +1227,7 @@ impl Recorder {
     /// wrapping a [`RecordError`], and nothing is written.
     pub fn write_btlog(&self, agent: u64, out: &mut impl Write) -> io::Result<()> {
         let a = self.agent(agent)?;
-        let xml = self.layout.instance_xml.as_bytes();
+        let xml = self.layout_of(&a).instance_xml.as_bytes();
         out.write_all(b"BTCPP4-FileLogger2")?;
         out.write_all(&[1])?;
         out.write_all(&(xml.len() as u32).to_le_bytes())?;
@@ -1188,14 +1271,12 @@ impl Recorder {
         out: &mut impl Write,
     ) -> io::Result<()> {
         let agents: Vec<u64> = agents.into_iter().collect();
-        for &agent in &agents {
-            drop(self.agent(agent)?);
-        }
+        let layout = self.one_layout(&agents)?;
         let mut line = String::new();
         line.push_str("{\"format\":\"arbortick-trace\",\"version\":1,\"tree\":");
-        json_str(&mut line, self.layout.view.name);
+        json_str(&mut line, layout.view.name);
         line.push_str(",\"nodes\":");
-        self.nodes_json(&mut line);
+        Self::nodes_json(layout, &mut line);
         line.push_str("}\n");
         out.write_all(line.as_bytes())?;
         for agent in agents {
@@ -1219,11 +1300,11 @@ impl Recorder {
     /// The expanded tree as a JSON array: per node its uid and parent's
     /// uid, tree and id there, kind, label, source text, guard, source
     /// position and depth.
-    fn nodes_json(&self, out: &mut String) {
+    fn nodes_json(layout: &Layout, out: &mut String) {
         out.push('[');
-        let mut depth = std::vec![0usize; self.layout.slots.len()];
-        for uid in 1..self.layout.slots.len() {
-            let slot = &self.layout.slots[uid];
+        let mut depth = std::vec![0usize; layout.slots.len()];
+        for uid in 1..layout.slots.len() {
+            let slot = &layout.slots[uid];
             let info = slot.info;
             if slot.parent != 0 {
                 depth[uid] = depth[slot.parent as usize] + 1;
@@ -1271,9 +1352,11 @@ impl Recorder {
         title: &str,
         out: &mut impl Write,
     ) -> io::Result<()> {
+        let agents: Vec<u64> = agents.into_iter().collect();
+        let layout = self.one_layout(&agents)?;
         let mut data = String::new();
         let mut total = 0u64;
-        self.page_head(&mut data);
+        Self::page_head(layout, &mut data);
         for (i, agent) in agents.into_iter().enumerate() {
             let a = self.agent(agent)?;
             if i > 0 {
@@ -1302,7 +1385,7 @@ impl Recorder {
         out: &mut impl Write,
     ) -> io::Result<()> {
         let mut data = String::new();
-        self.page_head(&mut data);
+        Self::page_head(&self.layout, &mut data);
         for (i, agent) in agents.into_iter().enumerate() {
             drop(self.agent(agent)?);
             if i > 0 {
@@ -1327,6 +1410,14 @@ impl Recorder {
     /// since what it was before is dropped). Otherwise it is the ticks
     /// from `since` on. Returns the tick to pass as `since` next time.
     ///
+    /// An agent that moved to another version of the tree since `since`
+    /// (hot reload: [`Event::TreeVersion`]) gets everything kept too, which
+    /// then starts at the move. Every such answer says which layout its
+    /// uids are in, `"layout":K` (0 for the tree as built), and for a
+    /// reloaded one also gives its `"tree"` and `"nodes"` (as
+    /// [`write_jsonl`](Self::write_jsonl) writes them): the page draws that
+    /// tree.
+    ///
     /// `"log"` is base64 of, per tick, a varint count of transitions, then
     /// (when not 0) the tick's time as a little-endian `f32` and 3 bytes
     /// per transition: the uid (`u16`, little-endian) and the status.
@@ -1339,7 +1430,11 @@ impl Recorder {
         let a = self.agent(agent)?;
         let end = a.ticks();
         let oldest = a.transitions().next().map(|t| t.tick);
-        let lost = |s: u32| a.ring.dropped > 0 && oldest.is_some_and(|o| o >= s);
+        // A history from before a change of layout is another tree's.
+        let lost = |s: u32| {
+            (a.ring.dropped > 0 && oldest.is_some_and(|o| o >= s))
+                || a.switched_at.is_some_and(|w| w >= s)
+        };
         let from = match since {
             Some(s) if s <= end && !lost(s) => History::Since(s),
             _ => History::Reset,
@@ -1348,12 +1443,34 @@ impl Recorder {
         Ok(end)
     }
 
+    /// The layout every one of `agents` is recorded in (the tree as built
+    /// for none): agents recorded in different versions of the tree are
+    /// an error, as is an agent not recorded.
+    fn one_layout(&self, agents: &[u64]) -> Result<&Layout, RecordError> {
+        let mut found: Option<(u64, u32)> = None;
+        let mut layout = &self.layout;
+        for &agent in agents {
+            let a = self.agent(agent)?;
+            match found {
+                None => {
+                    found = Some((agent, a.layout_id));
+                    layout = self.layout_of(&a);
+                }
+                Some((first, id)) if id != a.layout_id => {
+                    return Err(RecordError::Versions { agent, first });
+                }
+                Some(_) => {}
+            }
+        }
+        Ok(layout)
+    }
+
     /// The page's data up to its list of agents: the tree and its nodes.
-    fn page_head(&self, data: &mut String) {
+    fn page_head(layout: &Layout, data: &mut String) {
         data.push_str("{\"tree\":");
-        json_str(data, self.layout.view.name);
+        json_str(data, layout.view.name);
         data.push_str(",\"nodes\":");
-        self.nodes_json(data);
+        Self::nodes_json(layout, data);
         data.push_str(",\"agents\":[");
     }
 
@@ -1411,6 +1528,13 @@ impl Recorder {
             a.ring.dropped
         ));
         if from == History::Reset {
+            data.push_str(&std::format!(",\"layout\":{}", a.layout_id));
+            if let Some(layout) = a.reloaded {
+                data.push_str(",\"tree\":");
+                json_str(data, layout.view.name);
+                data.push_str(",\"nodes\":");
+                Self::nodes_json(layout, data);
+            }
             // What each node was when tick `first` started: its status now,
             // unless a kept transition changes it (then unknown: idle).
             let mut base = a.status.clone();
@@ -1593,11 +1717,61 @@ impl Recorder {
     #[inline(never)]
     fn apply(&self, index: usize, hot: &[AtomicU64], event: &TraceEvent) {
         let mut a = self.lock_with(index, hot);
-        a.apply(&self.layout, event);
+        match event.what {
+            Event::TreeVersion { view, .. } => self.follow(&mut a, view),
+            _ => {
+                let layout = self.layout_of(&a);
+                a.apply(layout, event);
+            }
+        }
         a.store(hot);
-        if a.root_table != 0 && self.root_table.load(Relaxed) != a.root_table {
+        if a.root_table != 0
+            && a.reloaded.is_none()
+            && self.root_table.load(Relaxed) != a.root_table
+        {
             self.root_table.store(a.root_table, Relaxed);
         }
+    }
+
+    /// The layout of the version of the tree `a` runs.
+    #[inline]
+    fn layout_of<'s>(&'s self, a: &Agent) -> &'s Layout {
+        a.reloaded.unwrap_or(&self.layout)
+    }
+
+    /// `a` runs the version of the tree `view` lays out: if its nodes are
+    /// not those of the layout the agent is recorded in, the agent moves to
+    /// that version's layout (the tree as built, if it is that again), and
+    /// its history starts over.
+    fn follow(&self, a: &mut Agent, view: &'static TreeView<'static>) {
+        let address = view as *const TreeView<'static> as usize;
+        if a.version_view == address {
+            return;
+        }
+        a.version_view = address;
+        let current = self.layout_of(a).view;
+        // A tree too large for 16-bit uids is not laid out (nor can it be
+        // built): its events keep the layout they had.
+        if core::ptr::eq(current, view) || *current == *view || view.size >= u16::MAX as usize {
+            return;
+        }
+        if *self.layout.view == *view {
+            a.relayout(&self.layout, None, 0);
+            return;
+        }
+        let mut reloaded = self.reloaded.lock().unwrap_or_else(PoisonError::into_inner);
+        let found = reloaded.iter().position(|l| core::ptr::eq(l.view, view));
+        let index = found.unwrap_or_else(|| {
+            let mut xml = std::vec![0; view.write_xml(Form::Instance, &mut [])];
+            view.write_xml(Form::Instance, &mut xml);
+            let xml = String::from_utf8(xml).unwrap_or_default();
+            let layout = Layout::new(view, Box::leak(xml.into_boxed_str()));
+            reloaded.push(Box::leak(Box::new(layout)));
+            reloaded.len() - 1
+        });
+        let layout = reloaded[index];
+        drop(reloaded);
+        a.relayout(layout, Some(layout), index as u32 + 1);
     }
 }
 

@@ -153,6 +153,7 @@ impl ToTracing {
             Event::Returned(s) => ("returned", Some(s), None, None),
             Event::EnterSubtree => ("enter_subtree", None, None, None),
             Event::Reset => ("reset", None, None, None),
+            Event::TreeVersion { .. } => ("tree_version", None, None, None),
             Event::Guard { child, .. } => ("guard", None, Some(child), None),
         };
         let (accepted, score, rejected_by) = match e.what {

@@ -11,6 +11,7 @@ use crate::node::NodeInfo;
 use crate::status::Status;
 #[cfg(feature = "tracing")]
 pub use crate::to_tracing::{TRACING_TARGET, ToTracing};
+use crate::view::TreeView;
 
 /// A decider child was activated; a redecide hit its limit.
 pub const ACTIVATIONS: u8 = 1;
@@ -320,6 +321,17 @@ pub enum Event {
     /// The agent's tree was reset: every running node was halted (level 6;
     /// `node` is the root).
     Reset,
+    /// The tick runs this version of the tree's source (level 6, first in
+    /// each tick of an agent whose tree runs on the hot-reload engine;
+    /// `node` is the version's root): version 1 is the tree as built, each
+    /// reload adds one. A recorder lays the agent's history out by `view`
+    /// from then on.
+    TreeVersion {
+        /// The version's number.
+        version: u64,
+        /// The tree as that version lays it out, over its own node tables.
+        view: &'static TreeView<'static>,
+    },
     /// A guard was checked (level 5).
     Guard {
         /// The child whose guard it is.
@@ -388,6 +400,9 @@ impl core::fmt::Display for TraceEvent {
             Event::Returned(status) => write!(f, "{group} returned {status}"),
             Event::EnterSubtree => write!(f, "entering the subtree of {group}"),
             Event::Reset => write!(f, "{} reset", self.node.tree),
+            Event::TreeVersion { version, .. } => {
+                write!(f, "{} runs version {version}", self.node.tree)
+            }
             Event::Guard { child, verdict } => match verdict {
                 Verdict::Accepted(score) => {
                     write!(f, "guard of {} accepts (score {score})", Named(child))

@@ -79,7 +79,7 @@ use crate::node::NodeInfo;
 
 /// One tree's views, written by the macro as a constant
 /// ([`BehaviorTree::VIEW`](crate::BehaviorTree::VIEW)).
-#[derive(Debug)]
+#[derive(Debug, PartialEq)]
 pub struct TreeView<'a> {
     /// The tree's name (its BT.CPP `ID`).
     pub name: &'a str,
@@ -99,7 +99,7 @@ pub struct TreeView<'a> {
 }
 
 /// A subtree node and the view of the tree it embeds.
-#[derive(Debug)]
+#[derive(Debug, PartialEq)]
 pub struct Embedded<'a> {
     /// The id of the subtree node in the embedding tree.
     pub node: usize,
@@ -109,7 +109,7 @@ pub struct Embedded<'a> {
 
 /// A piece of a tree's XML body.
 #[doc(hidden)]
-#[derive(Debug)]
+#[derive(Debug, PartialEq)]
 pub enum XmlPart<'a> {
     /// Text written as is.
     Text(&'a str),

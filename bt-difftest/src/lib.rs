@@ -303,6 +303,7 @@ impl bt::Trace for Recorder {
             Event::Returned(s) => format!("returned {s:?}"),
             Event::EnterSubtree => "enter".to_string(),
             Event::Reset => "reset".to_string(),
+            Event::TreeVersion { version, .. } => format!("version {version}"),
             Event::Continue { child, active_for } => {
                 format!("continue n{} {active_for:?}", id(child))
             }

@@ -161,6 +161,30 @@ impl Engine {
         }
         // Only events and hooks need the version's node tables.
         let version = (tracing.highest > 0 || tracing.hooks).then(|| Arc::clone(agent.running()));
+        // A recorder lays the tick out by the version it runs.
+        if tracing.wants(bt_runtime::trace::STATUSES)
+            && let Some(version) = &version
+            && let Some(view) = version.view()
+            && let Some(root) = view.nodes.first()
+        {
+            let at = At {
+                tree: view.name,
+                node: 0,
+                place: 0,
+                roles: &[],
+                index: None,
+                bound: &[],
+            };
+            let what = Event::TreeVersion {
+                version: version.number(),
+                view,
+            };
+            let _ = host(
+                slots,
+                &at,
+                Call::Trace(bt_runtime::trace::STATUSES, root, &what),
+            );
+        }
         let mut host = FnHost::new(slots, host, tracing, version);
         (self.live.try_tick(agent, &mut host, input)).map_err(|limit| {
             let version = agent.running();

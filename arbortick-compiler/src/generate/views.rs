@@ -255,10 +255,12 @@ impl Gen<'_> {
 }
 
 /// Tree `name` of `program` as a view, with the trees it embeds, for a tree
-/// read at run time (hot reload): its strings and nodes are leaked.
+/// read at run time (hot reload): its strings are leaked, and each tree's
+/// node table is the one `tables` gives for its name.
 pub(crate) fn leaked_view(
     program: &crate::interpret::Program,
     name: &str,
+    tables: &dyn Fn(&str) -> Option<&'static [bt_runtime::NodeInfo]>,
 ) -> Option<&'static TreeView<'static>> {
     let leak = |s: &str| -> &'static str { Box::leak(s.to_string().into_boxed_str()) };
     let ir = program.tree(name)?.ir();
@@ -275,7 +277,7 @@ pub(crate) fn leaked_view(
     for node in &ir.nodes {
         if let Some(path) = node.kind.subtree() {
             let embedded = path.segments.last().map(|s| s.ident.to_string())?;
-            let view = leaked_view(program, &embedded)?;
+            let view = leaked_view(program, &embedded, tables)?;
             subtrees.push(bt_runtime::view::Embedded {
                 node: node.id,
                 view,
@@ -285,7 +287,7 @@ pub(crate) fn leaked_view(
     let size = ir.nodes.len() + subtrees.iter().map(|s| s.view.size).sum::<usize>();
     Some(Box::leak(Box::new(TreeView {
         name: leak(name),
-        nodes: program.node_table(name)?,
+        nodes: tables(name)?,
         xml: Box::leak(xml.into_boxed_slice()),
         models: Box::leak(models.into_boxed_slice()),
         subtrees: Box::leak(subtrees.into_boxed_slice()),
