@@ -1743,6 +1743,8 @@ impl Recorder {
     /// not those of the layout the agent is recorded in, the agent moves to
     /// that version's layout (the tree as built, if it is that again), and
     /// its history starts over.
+    #[cold]
+    #[inline(never)]
     fn follow(&self, a: &mut Agent, view: &'static TreeView<'static>) {
         let address = view as *const TreeView<'static> as usize;
         if a.version_view == address {
