@@ -236,12 +236,9 @@ fn agents_on_several_threads_record_as_they_would_alone() {
 #[test]
 fn agents_outside_the_recorder_are_not_recorded() {
     let recorder = Recorder::new::<Life>(2, 64);
-    // Statuses, and level 1 (for firing monitors) only: no per-tick events.
+    // Statuses only (firing monitors come with them): no per-tick events.
     assert!(Trace::statuses(&recorder, 1) && !Trace::statuses(&recorder, 2));
-    assert_eq!(
-        (recorder.level(1), recorder.level(2)),
-        (bt::trace::ACTIVATIONS, 0)
-    );
+    assert_eq!((recorder.level(1), recorder.level(2)), (0, 0));
     run(&recorder, 5..6, 50, |_, _, _| {});
     assert!(
         recorder.transitions(0).unwrap().is_empty() && recorder.transitions(1).unwrap().is_empty()
@@ -668,4 +665,63 @@ fn histories_for_a_live_page_start_whole_then_carry_on_tick_by_tick() {
     let mut out = String::new();
     assert!(big.history_json(1, None, &mut out).is_err());
     assert!(out.is_empty());
+}
+
+/// Runs until halted.
+struct Hold;
+
+impl Leaf<Bot> for Hold {
+    type Memory = ();
+    fn start(&self, _: &mut (), bot: &mut Bot) -> Status {
+        bot.running += 1;
+        Status::Running
+    }
+    fn tick(&self, _: &mut (), _: &mut Bot) -> Status {
+        Status::Running
+    }
+    fn halt(_: &mut (), bot: &mut Bot) {
+        bot.running -= 1;
+    }
+}
+
+bt::behavior_tree! {
+    tree Alert(me: &mut Bot, cx: &Ctx<NoFlags, NoFlags, impl Trace>) {
+        'root: select {
+            'watch: sequence { monitor(me.alarm), 'panic: Hold },
+            'work: Hold,
+        }
+    }
+}
+
+#[test]
+fn a_firing_monitor_returns_the_path_it_halts_to_idle() {
+    // The recorder asks for no per-tick events; a firing monitor reaches it
+    // all the same, since it changes statuses.
+    let recorder = Recorder::new::<Alert>(1, 64);
+    assert_eq!(recorder.level(0), 0);
+    let (work, panic) = (
+        recorder.uid_of("work").unwrap(),
+        recorder.uid_of("panic").unwrap(),
+    );
+    let (mut alert, mut bot) = (Alert::default(), Bot::default());
+    for (tick, alarm) in [false, false, true].into_iter().enumerate() {
+        bot.alarm = alarm;
+        let cx: Cx = Ctx::new(tick as f64, 1.0).trace(&recorder);
+        assert_eq!(alert.tick(&mut bot, &cx), Status::Running);
+    }
+    // The monitor fired on the third tick: the work was halted, the panic
+    // runs, and the recording shows the same.
+    assert_eq!(bot.running, 1);
+    let statuses = recorder.current_statuses(0).unwrap();
+    assert_eq!(statuses[work as usize], NodeStatus::Idle);
+    assert_eq!(statuses[panic as usize], NodeStatus::Running);
+    let third: Vec<(u16, NodeStatus)> = recorder
+        .transitions(0)
+        .unwrap()
+        .iter()
+        .filter(|t| t.tick == 2)
+        .map(|t| (t.uid, t.status))
+        .collect();
+    assert!(third.contains(&(work, NodeStatus::Idle)), "{third:?}");
+    assert!(third.contains(&(panic, NodeStatus::Running)), "{third:?}");
 }

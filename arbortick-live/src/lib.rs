@@ -691,6 +691,11 @@ impl Trace for LivePage {
         self.shared.recorder.event(event)
     }
 
+    #[inline]
+    fn returned(&self, agent: u64, now: f64, node: &'static NodeInfo, status: Status) {
+        self.shared.recorder.returned(agent, now, node, status)
+    }
+
     const HOOKS: bool = true;
 
     #[inline]

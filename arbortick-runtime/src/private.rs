@@ -5,6 +5,7 @@ use crate::context::Context;
 use crate::node::NodeInfo;
 use crate::shared::{Gate, GlobalCooldown, Rendezvous};
 pub use crate::shared::{Held, Meeting, Member, Phase, Sync};
+use crate::status::Status;
 use crate::trace::{Event, Trace, TraceEvent};
 use rand_core::Rng;
 
@@ -330,6 +331,21 @@ pub fn trace_emit<C: Context>(cx: &C, level: u8, node: &'static NodeInfo, what: 
         node,
         what,
     });
+}
+
+/// Sends `node`'s status to the context's hook ([`Trace::returned`]). Used
+/// by generated code after checking [`trace_statuses`] (read once per
+/// tick): out of line and cold, as [`trace_emit`].
+#[inline]
+pub fn trace_returned<C: Context>(cx: &C, node: &'static NodeInfo, status: Status) {
+    cx.tracer().returned(cx.agent(), cx.now(), node, status);
+}
+
+/// Whether a firing `monitor` is reported to this context's hook: at
+/// level 1, or to a hook that follows statuses.
+#[inline(always)]
+pub fn trace_monitor<C: Context>(cx: &C) -> bool {
+    trace_level(cx) >= 1 || trace_statuses(cx)
 }
 
 /// Whether this context's agent's level-6 events are wanted

@@ -50,19 +50,22 @@
 //!
 //! # Cost
 //!
-//! Attached, each node a tick reaches sends one event. An event that
-//! changes no status (a node of the recorded tree that was running and runs
-//! on under a running parent that is not reactive, the root running on, an
-//! activation) takes no lock: it reads the agent's running bits and bumps
-//! its tick count, a few plain loads and stores in 8 bytes plus one bit
-//! per node, kept side by side for all agents. Any other event takes the
-//! agent's lock (uncontended: an agent is ticked by one thread at a time)
-//! and applies BehaviorTree.CPP's rules for the statuses it changes. On the
-//! decider benchmark (`BENCHMARKS-deciders.md`, row `bt-recorder`), where
-//! the senses change every tick so that children interrupt each other and
-//! finish often, that is about 495 instructions per agent-tick against 58
-//! without it (`tick_count`, in `bt-bench`); it is measured in time there,
-//! and on the reference trees in `BENCHMARKS.md`.
+//! Attached, each node a tick reaches reports its status
+//! ([`Trace::returned`], no event built), and nothing else: the recorder
+//! asks for no events of levels 1 to 5 (a firing `monitor` reaches it
+//! anyway). A status that changes nothing (a node of the recorded tree
+//! that was running and runs on under a running parent that is not
+//! reactive, the root running on) takes no lock: it reads the agent's
+//! running bits and bumps its tick count, a few plain loads and stores in
+//! 8 bytes plus one bit per node, kept side by side for all agents. Any
+//! other takes the agent's lock (uncontended: an agent is ticked by one
+//! thread at a time) and applies BehaviorTree.CPP's rules for the statuses
+//! it changes. On the decider benchmark (`BENCHMARKS-deciders.md`, row
+//! `bt-recorder`), where the senses change every tick so that children
+//! interrupt each other and finish often, that is about 470 instructions
+//! per agent-tick against 58 without it (`tick_count`, in `bt-bench`); it
+//! is measured in time there, and on the reference trees in
+//! `BENCHMARKS.md`.
 
 //! # Guards, values and the page
 //!
@@ -94,7 +97,7 @@
 
 use crate::node::{ChildrenReset as Rule, NodeInfo, NodeKind};
 use crate::status::Status;
-use crate::trace::{ACTIVATIONS, Event, GUARDS, Trace, TraceEvent, Verdict};
+use crate::trace::{Event, GUARDS, STATUSES, Trace, TraceEvent, Verdict};
 use crate::tree::BehaviorTree;
 use crate::view::{Form, TreeView, expand};
 use std::boxed::Box;
@@ -972,7 +975,7 @@ impl Recorder {
             hot,
             stride,
             root_table: AtomicUsize::new(0),
-            level: ACTIVATIONS,
+            level: 0,
         }
     }
 
@@ -1676,8 +1679,8 @@ impl Recorder {
     fn steady(&self, hot: &[AtomicU64], event: &TraceEvent) -> bool {
         let head = hot[0].load(Relaxed);
         match event.what {
-            Event::Returned(Status::Running) if event.node.kind != NodeKind::Subtree => {}
-            Event::TickStart if head & AT_ROOT == 0 => return false,
+            Event::Returned(status) => self.steady_returned(hot, event.node, status),
+            Event::TickStart if head & AT_ROOT == 0 => false,
             Event::Activate { .. }
             | Event::Interrupt { .. }
             | Event::Halted
@@ -1687,14 +1690,24 @@ impl Recorder {
             | Event::Continue { .. }
             | Event::TickStart => {
                 hot[0].store(head | IN_TICK, Relaxed);
-                return true;
+                true
             }
-            _ => return false,
+            _ => false,
         }
-        if head & AT_ROOT == 0 || table_of(event.node) != self.root_table.load(Relaxed) {
+    }
+
+    /// [`steady`](Self::steady) for `node` returning `status`.
+    #[inline]
+    fn steady_returned(&self, hot: &[AtomicU64], node: &'static NodeInfo, status: Status) -> bool {
+        let head = hot[0].load(Relaxed);
+        if status != Status::Running
+            || node.kind == NodeKind::Subtree
+            || head & AT_ROOT == 0
+            || table_of(node) != self.root_table.load(Relaxed)
+        {
             return false;
         }
-        let Some(&uid) = self.layout.root_uids.get(event.node.id) else {
+        let Some(&uid) = self.layout.root_uids.get(node.id) else {
             return false;
         };
         if !running_bit(hot, uid) {
@@ -1778,9 +1791,9 @@ impl Recorder {
 }
 
 impl Trace for Recorder {
-    /// [`ACTIVATIONS`] for recorded agents: besides statuses, only a firing
-    /// `monitor` matters, and the per-tick events of levels 3 to 5 are
-    /// not built for a recorder, unless it records guards
+    /// 0: a recorder follows statuses (level 6, and a firing `monitor`,
+    /// which hooks that follow statuses get too), and the events of levels
+    /// 1 to 5 are not built for it, unless it records guards
     /// ([`with_guards`](Recorder::with_guards): level 5).
     #[inline]
     fn level(&self, agent: u64) -> u8 {
@@ -1804,6 +1817,25 @@ impl Trace for Recorder {
             let hot = self.hot(index);
             if !self.steady(hot, event) {
                 self.apply(index, hot, event);
+            }
+        }
+    }
+
+    #[inline]
+    fn returned(&self, agent: u64, now: f64, node: &'static NodeInfo, status: Status) {
+        if let Ok(index) = usize::try_from(agent)
+            && index < self.agents.len()
+        {
+            let hot = self.hot(index);
+            if !self.steady_returned(hot, node, status) {
+                let event = TraceEvent {
+                    level: STATUSES,
+                    agent,
+                    now,
+                    node,
+                    what: Event::Returned(status),
+                };
+                self.apply(index, hot, &event);
             }
         }
     }

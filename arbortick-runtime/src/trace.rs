@@ -51,6 +51,23 @@ pub trait Trace {
     /// One event at or below [`level`](Self::level).
     fn event(&self, event: &TraceEvent);
 
+    /// `node` returned `status` in a tick of `agent` at time `now`: the
+    /// level-6 event [`Event::Returned`], sent only when
+    /// [`statuses`](Self::statuses) says so. Generated trees call this
+    /// instead of [`event`](Self::event), so that a hook that follows
+    /// statuses (a recorder) takes the commonest event without one being
+    /// built; the default builds it and passes it to `event`.
+    #[inline]
+    fn returned(&self, agent: u64, now: f64, node: &'static NodeInfo, status: Status) {
+        self.event(&TraceEvent {
+            level: STATUSES,
+            agent,
+            now,
+            node,
+            what: Event::Returned(status),
+        });
+    }
+
     /// `true` makes the generated tick call [`before`](Self::before) and
     /// [`after`](Self::after) around every node, for agents
     /// [`hooks`](Self::hooks) names. `false`, the default, makes every hook
@@ -167,6 +184,10 @@ impl<T: Trace + ?Sized> Trace for &T {
         (**self).event(event)
     }
     #[inline]
+    fn returned(&self, agent: u64, now: f64, node: &'static NodeInfo, status: Status) {
+        (**self).returned(agent, now, node, status)
+    }
+    #[inline]
     fn hooks(&self, agent: u64) -> bool {
         (**self).hooks(agent)
     }
@@ -235,15 +256,24 @@ impl<A: Trace, B: Trace> Trace for (A, B) {
             self.1.event(event);
         }
     }
+    fn returned(&self, agent: u64, now: f64, node: &'static NodeInfo, status: Status) {
+        if A::ENABLED && self.0.statuses(agent) {
+            self.0.returned(agent, now, node, status);
+        }
+        if B::ENABLED && self.1.statuses(agent) {
+            self.1.returned(agent, now, node, status);
+        }
+    }
 }
 
-/// Whether `hook` wants `event`, by its level or, for level 6, by
-/// [`Trace::statuses`].
+/// Whether `hook` wants `event`, by its level or, for level 6 and a
+/// firing monitor, by [`Trace::statuses`].
 fn wants(hook: &impl Trace, event: &TraceEvent) -> bool {
     if event.level >= STATUSES {
         hook.statuses(event.agent)
     } else {
         hook.level(event.agent) >= event.level
+            || (matches!(event.what, Event::MonitorFired { .. }) && hook.statuses(event.agent))
     }
 }
 
@@ -299,7 +329,8 @@ pub enum Event {
     /// The group hit its `redecides = N` bound this tick and fails (level 1).
     RedecideLimit,
     /// An armed `monitor` fired: the active path was halted and the tree
-    /// restarts from the root in this tick (level 1).
+    /// restarts from the root in this tick (level 1, and sent to hooks
+    /// that follow statuses at any level: every node's status changes).
     MonitorFired {
         /// The monitor.
         monitor: &'static NodeInfo,

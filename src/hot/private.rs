@@ -598,7 +598,10 @@ where
         self.tracing.highest
     }
     fn trace(&mut self, at: &At, level: u8, laid: Laid) {
-        if !self.tracing.wants(level) {
+        // A firing monitor changes every status: hooks that follow
+        // statuses get it at any level, as from compiled code.
+        let monitor = matches!(laid, Laid::MonitorFired { .. }) && self.tracing.statuses;
+        if !self.tracing.wants(level) && !monitor {
             return;
         }
         if let Some((node, nodes)) = self.node(at)

@@ -275,7 +275,7 @@ impl Gen<'_> {
             .then(|| self.halt_place(0, quote!(&mut #active.root)));
         let trace = self.tree.context.as_ref().map(|cx| {
             quote! {
-                if ::__bt::__private::trace_level(&#cx) >= 1 {
+                if ::__bt::__private::trace_monitor(&#cx) {
                     ::__bt::__private::trace_emit(
                         &#cx,
                         1,

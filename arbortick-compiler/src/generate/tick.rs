@@ -246,7 +246,7 @@ impl Gen<'_> {
                     #[doc = #doc]
                     let #r: ::__bt::Status = #code;
                     if #statuses {
-                        ::__bt::__private::trace_emit(&#cx, ::__bt::trace::STATUSES, &#nodes[#id], ::__bt::trace::Event::Returned(#r));
+                        ::__bt::__private::trace_returned(&#cx, &#nodes[#id], #r);
                     }
                 }
             }
