@@ -4,7 +4,7 @@
 //! A [`Recorder`] is a [`Trace`] hook: put it in the tick context
 //! (`Ctx::new(now, dt).trace(&recorder)`, or your own [`Context`]) and the
 //! tree reports the status each node returns (trace level
-//! [`STATUSES`](crate::trace::STATUSES), through [`Trace::statuses`]).
+//! [`STATUSES`], through [`Trace::statuses`]).
 //! With [`NoTrace`](crate::NoTrace) none of that code exists, so recording
 //! costs nothing when it is not attached.
 //!
