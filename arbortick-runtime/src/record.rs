@@ -78,9 +78,9 @@
 //!
 //! # Hot reload
 //!
-//! A tree running on the hot-reload engine (the `bt` crate's `hot`
-//! module) says at the start of each tick which version of its source it
-//! runs ([`Event::TreeVersion`]). When an agent moves to a version whose
+//! A tree running a reloaded version of its source on the hot-reload
+//! engine (the `bt` crate's `hot` module) says so at the start of each
+//! tick ([`Event::TreeVersion`]). When an agent moves to a version whose
 //! nodes differ from those it is recorded in, the recorder lays its
 //! history out by that version from then on: every node starts idle, the
 //! transitions, guard checks and notes kept so far are dropped (their uids

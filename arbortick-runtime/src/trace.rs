@@ -353,10 +353,10 @@ pub enum Event {
     /// `node` is the root).
     Reset,
     /// The tick runs this version of the tree's source (level 6, first in
-    /// each tick of an agent whose tree runs on the hot-reload engine;
-    /// `node` is the version's root): version 1 is the tree as built, each
-    /// reload adds one. A recorder lays the agent's history out by `view`
-    /// from then on.
+    /// each tick of an agent whose tree runs a reloaded version on the
+    /// hot-reload engine; `node` is the version's root): version 1 is the
+    /// tree as built, which sends no such event, and each reload adds one.
+    /// A recorder lays the agent's history out by `view` from then on.
     TreeVersion {
         /// The version's number.
         version: u64,

@@ -161,9 +161,11 @@ impl Engine {
         }
         // Only events and hooks need the version's node tables.
         let version = (tracing.highest > 0 || tracing.hooks).then(|| Arc::clone(agent.running()));
-        // A recorder lays the tick out by the version it runs.
+        // A recorder lays the tick out by the version it runs; the version
+        // as built sends what compiled code sends, nothing more.
         if tracing.wants(bt_runtime::trace::STATUSES)
             && let Some(version) = &version
+            && version.number() > 1
             && let Some(view) = version.view()
             && let Some(root) = view.nodes.first()
         {
