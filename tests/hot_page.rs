@@ -16,7 +16,7 @@ mod devtools;
 
 use bt::prelude::*;
 use bt_live::{LivePage, Options};
-use devtools::{Browser, WAIT};
+use devtools::{Browser, Finish, WAIT};
 use serde_json::json;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -34,20 +34,6 @@ bt::behavior_tree! {
             'walk: action Status::Success,
             'look: action { me.looks += 1; Status::Running },
         }
-    }
-}
-
-/// Ends the program's loop and stops the page when the test ends, also by
-/// a failed assertion.
-struct Finish<'a> {
-    running: &'a AtomicBool,
-    page: &'a LivePage,
-}
-
-impl Drop for Finish<'_> {
-    fn drop(&mut self) {
-        self.running.store(false, Ordering::Relaxed);
-        self.page.stop();
     }
 }
 

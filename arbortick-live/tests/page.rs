@@ -20,7 +20,7 @@ mod devtools;
 
 use bt_live::{LivePage, Options};
 use chromium::chromium;
-use devtools::{Browser, WAIT};
+use devtools::{Browser, Finish, WAIT};
 use serde_json::{Value, json};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -46,20 +46,6 @@ impl Program {
                 idle += 1;
             }
         }
-    }
-}
-
-/// Ends the program's loop and stops the page when the test ends, also by
-/// a failed assertion (the loop would run on and the scope wait for it).
-struct Finish<'a> {
-    running: &'a AtomicBool,
-    page: &'a LivePage,
-}
-
-impl Drop for Finish<'_> {
-    fn drop(&mut self) {
-        self.running.store(false, Ordering::Relaxed);
-        self.page.stop();
     }
 }
 

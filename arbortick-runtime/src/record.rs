@@ -574,7 +574,7 @@ impl Agent {
         hot[0].store(head, Relaxed);
         let (from, to) = core::mem::replace(&mut self.dirty, (u32::MAX, 0));
         if self.reloaded.is_none() {
-            for word in from as usize..to.min(hot.len() as u32 - 1) as usize {
+            for word in from as usize..to as usize {
                 hot[1 + word].store(self.running[word], Relaxed);
             }
         }

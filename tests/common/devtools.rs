@@ -2,13 +2,16 @@
 //! the browser tests of the live page (`arbortick-live/tests/page.rs`,
 //! `tests/hot_page.rs`) open a page, click its controls and read its DOM.
 //! Every wait is bounded ([`WAIT`]) and waits for an event: the page's
-//! `bt-render`, dispatched after each message it draws.
+//! `bt-render`, dispatched after each message it draws. [`Finish`] stops
+//! the program under test and its page when a test ends.
 
+use bt_live::LivePage;
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -223,4 +226,20 @@ fn decode_base64(text: &str) -> Vec<u8> {
             (0..keep).map(move |i| (n >> (16 - 8 * i)) as u8)
         })
         .collect()
+}
+
+/// Ends the program's loop and stops the page when the test ends, also by
+/// a failed assertion (the loop would run on and the scope wait for it).
+pub struct Finish<'a> {
+    /// The flag the program's loop runs while.
+    pub running: &'a AtomicBool,
+    /// The page it serves.
+    pub page: &'a LivePage,
+}
+
+impl Drop for Finish<'_> {
+    fn drop(&mut self) {
+        self.running.store(false, Ordering::Relaxed);
+        self.page.stop();
+    }
 }
