@@ -103,8 +103,11 @@ use crate::view::{Form, TreeView, expand};
 use std::boxed::Box;
 use std::io::{self, Write};
 use std::string::String;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
-use std::sync::{Mutex, PoisonError};
+use std::sync::atomic::{
+    AtomicU32, AtomicU64,
+    Ordering::{Acquire, Relaxed, Release},
+};
+use std::sync::{Mutex, OnceLock, PoisonError};
 use std::vec::Vec;
 
 /// A node's status in a recording, with BehaviorTree.CPP's numbers.
@@ -255,7 +258,10 @@ impl<T: Copy> Ring<T> {
             self.items.push(item);
         } else if !self.items.is_empty() {
             self.items[self.head] = item;
-            self.head = (self.head + 1) % self.items.len();
+            self.head += 1;
+            if self.head == self.items.len() {
+                self.head = 0;
+            }
             self.dropped += 1;
         } else {
             self.dropped += 1;
@@ -310,16 +316,20 @@ struct Layout {
     instance_xml: &'static str,
     /// How deep subtrees nest, plus one.
     nesting: usize,
-    /// The uid of each node of the recorded tree's own table, by id.
+    /// The tree's view and the views of the trees it embeds, each once:
+    /// where a node table met in events is looked up by its tree's name.
+    views: Vec<&'static TreeView<'static>>,
+    /// The uid of each node of the tree's own view, by id.
     root_uids: Vec<u16>,
     /// Per uid: its parent when a running parent keeps it running as it is
-    /// (the parent is not reactive), [`NOT_STEADY`] otherwise; 0 for the
-    /// root.
+    /// (the parent is not reactive, the node is not a subtree node),
+    /// [`NOT_STEADY`] otherwise; 0 for the root.
     steady_parent: Vec<u16>,
 }
 
 /// [`Layout::steady_parent`] of a node whose running parent does more
-/// than keep it running (a reactive one returns the others to idle).
+/// than keep it running (a reactive one returns the others to idle), or
+/// that leaves an embedded tree's instance.
 const NOT_STEADY: u16 = u16::MAX;
 
 impl Layout {
@@ -361,6 +371,16 @@ impl Layout {
                 .max()
                 .unwrap_or(0)
         }
+        fn gather(view: &'static TreeView<'static>, views: &mut Vec<&'static TreeView<'static>>) {
+            if views.iter().all(|v| v.name != view.name) {
+                views.push(view);
+            }
+            for s in view.subtrees {
+                gather(s.view, views);
+            }
+        }
+        let mut views = Vec::new();
+        gather(view, &mut views);
         let root_uids = (0..view.nodes.len())
             .map(|id| 1 + view.offset(id) as u16)
             .collect();
@@ -369,7 +389,9 @@ impl Layout {
             .map(|slot| {
                 if slot.parent == 0 {
                     0
-                } else if slots[slot.parent as usize].rule == Rule::Reactive {
+                } else if slots[slot.parent as usize].rule == Rule::Reactive
+                    || slot.info.kind == NodeKind::Subtree
+                {
                     NOT_STEADY
                 } else {
                     slot.parent
@@ -382,6 +404,7 @@ impl Layout {
             view,
             instance_xml,
             nesting: nesting(view),
+            views,
             root_uids,
             steady_parent,
         }
@@ -411,23 +434,6 @@ fn table_of(node: &'static NodeInfo) -> usize {
         .wrapping_sub(node.id.wrapping_mul(core::mem::size_of::<NodeInfo>()))
 }
 
-/// Bit of an agent's first hot word ([`Recorder::hot`]): between the first
-/// event of a tick and its root's status. Bits 0 to 31 count the ticks
-/// finished.
-const IN_TICK: u64 = 1 << 32;
-/// Bit of an agent's first hot word: the tick is in the recorded tree
-/// itself, not in an embedded one (the subtree stack holds only the root
-/// instance).
-const AT_ROOT: u64 = 1 << 33;
-
-/// Whether bit `uid` of an agent's running bits (its hot words after the
-/// first) is set.
-#[inline]
-fn running_bit(hot: &[AtomicU64], uid: u16) -> bool {
-    hot.get(1 + uid as usize / 64)
-        .is_some_and(|w| w.load(Relaxed) >> (uid % 64) & 1 == 1)
-}
-
 /// One agent's recording.
 struct Agent {
     status: Vec<NodeStatus>,
@@ -440,15 +446,8 @@ struct Agent {
     ticks: u32,
     /// Between the first event of a tick and its root's status.
     in_tick: bool,
-    /// One bit per uid: the node is running (as `status` says); the words
-    /// from `dirty.0` to `dirty.1` changed since they were last written to
-    /// the agent's hot words.
-    running: Vec<u64>,
-    dirty: (u32, u32),
     /// The node table and view last matched (see [`Agent::uid_seen`]).
     seen_table: (usize, usize),
-    /// The recorded tree's own node table, once found (0 before).
-    root_table: usize,
     /// The layout of the version of the tree the agent runs, when a hot
     /// reload changed it ([`Event::TreeVersion`]); `None`: the tree as
     /// built, the recorder's own layout.
@@ -480,10 +479,7 @@ impl Agent {
             now: 0.0,
             ticks: 0,
             in_tick: false,
-            running: std::vec![0; hot_words(layout) - 1],
-            dirty: (u32::MAX, 0),
             seen_table: (0, 0),
-            root_table: 0,
             reloaded: None,
             layout_id: 0,
             version_view: 0,
@@ -498,8 +494,6 @@ impl Agent {
         self.reloaded = reloaded;
         self.layout_id = id;
         self.status = std::vec![NodeStatus::Idle; layout.slots.len()];
-        self.running = std::vec![0; hot_words(layout) - 1];
-        self.dirty = (0, self.running.len() as u32);
         self.stack = Vec::with_capacity(layout.nesting);
         self.stack.push(Instance {
             base: 1,
@@ -510,7 +504,6 @@ impl Agent {
         self.guards.clear();
         self.notes.clear();
         self.seen_table = (0, 0);
-        self.root_table = 0;
         self.switched_at = Some(self.ticks);
     }
 
@@ -524,11 +517,6 @@ impl Agent {
             return;
         }
         self.status[uid as usize] = status;
-        if was == NodeStatus::Running || status == NodeStatus::Running {
-            let word = u32::from(uid / 64);
-            self.running[word as usize] ^= 1 << (uid % 64);
-            self.dirty = (self.dirty.0.min(word), self.dirty.1.max(word + 1));
-        }
         self.ring.push(Transition {
             time: self.now,
             tick: self.ticks,
@@ -540,44 +528,6 @@ impl Agent {
     /// Sets every status at once, recording nothing.
     fn set_all(&mut self, statuses: &[NodeStatus]) {
         self.status.copy_from_slice(statuses);
-        self.running.fill(0);
-        for (uid, status) in statuses.iter().enumerate() {
-            if *status == NodeStatus::Running {
-                self.running[uid / 64] |= 1 << (uid % 64);
-            }
-        }
-        self.dirty = (0, self.running.len() as u32);
-    }
-
-    /// Takes the tick count and whereabouts from the agent's hot words,
-    /// which events that change nothing update without the lock.
-    #[inline]
-    fn load(&mut self, hot: &[AtomicU64]) {
-        let head = hot[0].load(Relaxed);
-        self.ticks = head as u32;
-        self.in_tick = head & IN_TICK != 0;
-    }
-
-    /// Writes back to the agent's hot words what [`load`](Self::load)
-    /// takes and the running bits that changed.
-    #[inline]
-    fn store(&mut self, hot: &[AtomicU64]) {
-        let mut head = u64::from(self.ticks);
-        if self.in_tick {
-            head |= IN_TICK;
-        }
-        // Events of a reloaded version always take the lock: the steady
-        // path reads the recorder's own layout.
-        if self.stack.len() == 1 && self.reloaded.is_none() {
-            head |= AT_ROOT;
-        }
-        hot[0].store(head, Relaxed);
-        let (from, to) = core::mem::replace(&mut self.dirty, (u32::MAX, 0));
-        if self.reloaded.is_none() {
-            for word in from as usize..to as usize {
-                hot[1 + word].store(self.running[word], Relaxed);
-            }
-        }
     }
 
     /// Returns `uid` to idle: a running node is halted (its children
@@ -713,9 +663,6 @@ impl Agent {
         let found = self.uid(node);
         if found.is_some() {
             self.seen_table = key;
-            if self.stack.len() == 1 {
-                self.root_table = table;
-            }
         }
         found
     }
@@ -905,38 +852,123 @@ impl From<RecordError> for io::Error {
     }
 }
 
+/// Codes an agent's [`RawLog`] holds.
+const RAW: u32 = 128;
+
+/// An agent's events as the ticking thread writes them, without a lock:
+/// one 4-byte code each ([`code`]), preceded by the time when it is not
+/// the time of the code before (a [`TIME`] code and the time's two
+/// halves). BehaviorTree.CPP's rules are applied to them later, under the
+/// agent's lock, by [`Recorder::fold`]: when the log is full, before an
+/// event that takes the lock, and before anything reads the recording. A
+/// ring of [`RAW`] codes with two counters: the writer (the thread ticking
+/// the agent) moves `head`, the folder (holding the agent's lock) `tail`.
+/// Two threads ticking one agent at once (a misuse) garble its recording,
+/// nothing else.
+#[repr(C, align(64))]
+struct RawLog {
+    head: AtomicU32,
+    tail: AtomicU32,
+    /// The time of the last code written (its bits).
+    now: AtomicU64,
+    /// Nonzero: every event takes the agent's lock (the agent runs a
+    /// reloaded version of the tree, whose nodes are not in the tables).
+    locked: AtomicU32,
+    codes: [AtomicU32; RAW as usize],
+}
+
+/// The kinds of [`RawLog`] codes (their low 4 bits). A node's status:
+/// [`Status`] as `0..3` (`Success`, `Failure`, `Running`).
+const ENTER: u32 = 3;
+const MONITOR: u32 = 4;
+const RESET: u32 = 5;
+const TICK_START: u32 = 6;
+/// An event that only says a tick is under way (levels 1 to 5 but the tick's start and guards).
+const IN_TICK: u32 = 7;
+/// The next two codes are a time's bits, low half first.
+const TIME: u32 = 8;
+/// The table slot of a code without a node.
+const NO_TABLE: u32 = 31;
+/// How many node tables codes can name (5 bits, less [`NO_TABLE`]).
+const TABLES: usize = 31;
+/// Ids above this are not coded (23 bits): their events take the lock.
+const MAX_ID: usize = (1 << 23) - 1;
+
+/// A node table events came from, by its address, with the view of the
+/// tree it belongs to, whose nodes are the same.
+struct Table {
+    address: usize,
+    view: &'static TreeView<'static>,
+}
+
+/// A code of `kind` for node `id` of table `slot` (see [`Recorder::slot`]).
+#[inline]
+fn code(kind: u32, slot: u32, id: usize) -> u32 {
+    kind | slot << 4 | (id as u32) << 9
+}
+
+impl RawLog {
+    fn new() -> RawLog {
+        RawLog {
+            head: AtomicU32::new(0),
+            tail: AtomicU32::new(0),
+            now: AtomicU64::new(0f64.to_bits()),
+            locked: AtomicU32::new(0),
+            codes: [const { AtomicU32::new(0) }; RAW as usize],
+        }
+    }
+
+    /// Appends `code` at time `now`; `false` (and nothing written) when
+    /// the log has no room for it.
+    #[inline]
+    fn push(&self, now: f64, code: u32) -> bool {
+        let head = self.head.load(Relaxed);
+        let used = head.wrapping_sub(self.tail.load(Acquire));
+        let at = |k: u32| &self.codes[(head.wrapping_add(k) % RAW) as usize];
+        let bits = now.to_bits();
+        if self.now.load(Relaxed) == bits {
+            if used >= RAW {
+                return false;
+            }
+            at(0).store(code, Relaxed);
+            self.head.store(head.wrapping_add(1), Release);
+        } else {
+            if used > RAW - 4 {
+                return false;
+            }
+            at(0).store(TIME, Relaxed);
+            at(1).store(bits as u32, Relaxed);
+            at(2).store((bits >> 32) as u32, Relaxed);
+            at(3).store(code, Relaxed);
+            self.now.store(bits, Relaxed);
+            self.head.store(head.wrapping_add(4), Release);
+        }
+        true
+    }
+}
+
 /// Records every node's status transitions for agents `0..agents`, each
 /// into a ring of fixed capacity. See the [module docs](self).
 ///
 /// A `Recorder` is `Sync`: agents ticked on several threads record into
-/// their own rings (one uncontended lock per event that changes a status;
-/// none for the others).
+/// their own logs, without locks; each agent's lock (uncontended: an agent
+/// is ticked by one thread at a time) is taken when its log is full or
+/// its recording is read.
 pub struct Recorder {
     layout: Layout,
     /// Layouts of versions of the tree that hot reloads made, in the order
     /// agents first ran them (kept for the process: their views are).
     reloaded: Mutex<Vec<&'static Layout>>,
     agents: Vec<Mutex<Agent>>,
-    /// What events that change no status read and write, without a lock:
-    /// [`hot_words`] per agent, side by side: the ticks finished with the
-    /// [`IN_TICK`] and [`AT_ROOT`] bits, then one running bit per uid.
-    /// Only the thread ticking an agent writes its words (under the lock
-    /// when the event changes a status); a reader holding the lock sees
-    /// the ticks finished as of some moment.
-    hot: Box<[AtomicU64]>,
-    /// [`hot_words`] of the layout.
-    stride: usize,
-    /// The recorded tree's own node table, once an event from it was
-    /// matched by name (0 before): steady events are matched by address,
-    /// since a table is not always where the tree's view points.
-    root_table: AtomicUsize,
+    /// Each agent's events not yet applied to its recording.
+    raw: Box<[RawLog]>,
+    /// The node tables events came from: a code names a node by its
+    /// table's slot here and its id. Filled as tables are met, under
+    /// `register`.
+    tables: [OnceLock<Table>; TABLES],
+    register: Mutex<()>,
     /// The trace level asked for: 1, or 5 with guards recorded.
     level: u8,
-}
-
-/// Hot words per agent ([`Recorder::hot`]): one, and one per 64 uids.
-fn hot_words(layout: &Layout) -> usize {
-    1 + layout.slots.len().div_ceil(64)
 }
 
 impl core::fmt::Debug for Recorder {
@@ -961,10 +993,7 @@ impl Recorder {
     /// [`Context::agent`]: crate::Context::agent
     pub fn new<T: BehaviorTree>(agents: usize, capacity: usize) -> Recorder {
         let layout = Layout::new(T::VIEW, T::BTCPP_INSTANCE_XML);
-        let stride = hot_words(&layout);
-        let hot = (0..agents * stride)
-            .map(|k| AtomicU64::new(if k % stride == 0 { AT_ROOT } else { 0 }))
-            .collect();
+        let raw = (0..agents).map(|_| RawLog::new()).collect();
         let agents = (0..agents)
             .map(|_| Mutex::new(Agent::new(&layout, capacity)))
             .collect();
@@ -972,9 +1001,9 @@ impl Recorder {
             layout,
             reloaded: Mutex::new(Vec::new()),
             agents,
-            hot,
-            stride,
-            root_table: AtomicUsize::new(0),
+            raw,
+            tables: [const { OnceLock::new() }; TABLES],
+            register: Mutex::new(()),
             level: 0,
         }
     }
@@ -1083,15 +1112,15 @@ impl Recorder {
     }
 
     /// Bytes the recorder holds per agent: its ring, one status byte per
-    /// node, its subtree stack and its bookkeeping (not counting the
-    /// allocator's own overhead).
+    /// node, its subtree stack, its log of events not yet applied and its
+    /// bookkeeping (not counting the allocator's own overhead).
     pub fn bytes_per_agent(&self) -> usize {
         let Some(agent) = self.agents.first() else {
             return 0;
         };
         let a = agent.lock().unwrap_or_else(PoisonError::into_inner);
         core::mem::size_of::<Mutex<Agent>>()
-            + self.stride * 8
+            + core::mem::size_of::<RawLog>()
             + a.ring.bytes()
             + a.guards.bytes()
             + a.notes.bytes()
@@ -1107,8 +1136,7 @@ impl Recorder {
             .map(|s| s.info)
     }
 
-    /// `agent`'s recording, locked, with its tick count and whereabouts
-    /// as its hot words hold them.
+    /// `agent`'s recording, locked, with every event logged applied.
     fn agent(&self, agent: u64) -> Result<std::sync::MutexGuard<'_, Agent>, RecordError> {
         let index = usize::try_from(agent)
             .ok()
@@ -1121,23 +1149,11 @@ impl Recorder {
     }
 
     fn lock(&self, index: usize) -> std::sync::MutexGuard<'_, Agent> {
-        self.lock_with(index, self.hot(index))
-    }
-
-    /// [`lock`](Self::lock), given the agent's hot words.
-    #[inline]
-    fn lock_with(&self, index: usize, hot: &[AtomicU64]) -> std::sync::MutexGuard<'_, Agent> {
         let mut a = self.agents[index]
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        a.load(hot);
+        self.fold(index, &mut a);
         a
-    }
-
-    /// Agent `index`'s hot words.
-    #[inline]
-    fn hot(&self, index: usize) -> &[AtomicU64] {
-        &self.hot[index * self.stride..(index + 1) * self.stride]
     }
 
     /// The transitions kept for `agent`, oldest first.
@@ -1195,8 +1211,6 @@ impl Recorder {
             });
         }
         a.set_all(statuses);
-        let index = agent as usize;
-        a.store(self.hot(index));
         Ok(())
     }
 
@@ -1668,68 +1682,179 @@ fn json_opt(out: &mut String, s: Option<&str>) {
 }
 
 impl Recorder {
-    /// Takes `event` without the agent's lock if it changes no status: a
-    /// node of the recorded tree itself (outside embedded ones) that was
-    /// running and runs on, under a running parent that is not reactive
-    /// (whose other children are idle already), or the root running on,
-    /// which only ends the tick; or an event the recorder reads only as
-    /// part of a tick (an activation, a tick's start at the root). Does
-    /// what [`Agent::apply`] does for it.
+    /// Logs `node`'s event of `kind` for agent `index` at `now`, without a
+    /// lock; `false` if it must take the lock instead ([`apply`](Self::apply)):
+    /// the agent runs a reloaded version, the node's table is not the
+    /// recorded tree's nor one it embeds, or the log is full.
     #[inline]
-    fn steady(&self, hot: &[AtomicU64], event: &TraceEvent) -> bool {
-        let head = hot[0].load(Relaxed);
-        match event.what {
-            Event::Returned(status) => self.steady_returned(hot, event.node, status),
-            Event::TickStart if head & AT_ROOT == 0 => false,
-            Event::Activate { .. }
-            | Event::Interrupt { .. }
-            | Event::Halted
-            | Event::End { .. }
-            | Event::NoneAccepted
-            | Event::RedecideLimit
-            | Event::Continue { .. }
-            | Event::TickStart => {
-                hot[0].store(head | IN_TICK, Relaxed);
-                true
-            }
-            _ => false,
+    fn log(&self, index: usize, now: f64, node: &'static NodeInfo, kind: u32) -> bool {
+        let raw = &self.raw[index];
+        if raw.locked.load(Relaxed) != 0 || node.id > MAX_ID {
+            return false;
+        }
+        match self.slot(node) {
+            Some(slot) => raw.push(now, code(kind, slot, node.id)),
+            None => false,
         }
     }
 
-    /// [`steady`](Self::steady) for `node` returning `status`.
+    /// The slot of `node`'s table in [`tables`](Self::tables), found
+    /// (or added) by the table's address.
     #[inline]
-    fn steady_returned(&self, hot: &[AtomicU64], node: &'static NodeInfo, status: Status) -> bool {
-        let head = hot[0].load(Relaxed);
-        if status != Status::Running
-            || node.kind == NodeKind::Subtree
-            || head & AT_ROOT == 0
-            || table_of(node) != self.root_table.load(Relaxed)
-        {
-            return false;
+    fn slot(&self, node: &'static NodeInfo) -> Option<u32> {
+        let table = table_of(node);
+        match self.tables[0].get() {
+            Some(first) if first.address == table => Some(0),
+            _ => self.slot_slow(node, table),
         }
-        let Some(&uid) = self.layout.root_uids.get(node.id) else {
-            return false;
-        };
-        if !running_bit(hot, uid) {
-            return false;
-        }
-        match self.layout.steady_parent[uid as usize] {
-            // The root's status ends the tick.
-            0 => hot[0].store(
-                u64::from((head as u32).wrapping_add(1)) | (head & AT_ROOT),
-                Relaxed,
-            ),
-            NOT_STEADY => return false,
-            parent if running_bit(hot, parent) => hot[0].store(head | IN_TICK, Relaxed),
-            _ => return false,
-        }
-        true
     }
 
-    /// Takes `event` under agent `index`'s lock; `hot` are its hot words.
+    /// [`slot`](Self::slot) past the first table: looks the others up, and
+    /// adds `node`'s table if the view of `node`'s tree (by name) has the
+    /// same node at that id. Tables beyond [`TABLES`] are not added.
+    #[cold]
     #[inline(never)]
-    fn apply(&self, index: usize, hot: &[AtomicU64], event: &TraceEvent) {
-        let mut a = self.lock_with(index, hot);
+    fn slot_slow(&self, node: &'static NodeInfo, table: usize) -> Option<u32> {
+        let find = || {
+            self.tables
+                .iter()
+                .map_while(OnceLock::get)
+                .position(|t| t.address == table)
+        };
+        if let Some(slot) = find() {
+            return Some(slot as u32);
+        }
+        let _adding = self.register.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(slot) = find() {
+            return Some(slot as u32);
+        }
+        let view = self.layout.views.iter().find(|v| v.name == node.tree)?;
+        if view.nodes.get(node.id) != Some(node) {
+            return None;
+        }
+        let slot = self.tables.iter().position(|t| t.get().is_none())?;
+        self.tables[slot]
+            .set(Table {
+                address: table,
+                view,
+            })
+            .ok()?;
+        Some(slot as u32)
+    }
+
+    /// Applies agent `index`'s logged events to its recording `a` (held
+    /// locked), oldest first, emptying the log.
+    fn fold(&self, index: usize, a: &mut Agent) {
+        let raw = &self.raw[index];
+        let tail = raw.tail.load(Relaxed);
+        let head = raw.head.load(Acquire);
+        let n = head.wrapping_sub(tail).min(RAW);
+        let at = |k: u32| raw.codes[(tail.wrapping_add(k) % RAW) as usize].load(Relaxed);
+        let layout = &self.layout;
+        let root = &layout.view.nodes[0];
+        // Whether the first table is the recorded tree's own, whose nodes'
+        // uids at the root instance `root_uids` has.
+        let own = self.tables[0]
+            .get()
+            .is_some_and(|t| core::ptr::eq(t.view, layout.view));
+        let mut at_root = own && a.stack.len() == 1 && a.reloaded.is_none();
+        let mut k = 0;
+        while k < n {
+            let code = at(k);
+            k += 1;
+            let kind = code & 15;
+            if kind == TIME {
+                a.now = f64::from_bits(u64::from(at(k)) | u64::from(at(k + 1)) << 32);
+                k += 2;
+                continue;
+            }
+            let slot = (code >> 4 & 31) as usize;
+            let id = (code >> 9) as usize;
+            // A node of the recorded tree itself running on, as
+            // `Agent::apply` takes it when that changes no status.
+            if kind == Status::Running as u32
+                && slot == 0
+                && at_root
+                && let Some(&uid) = layout.root_uids.get(id)
+                && a.status[uid as usize] == NodeStatus::Running
+            {
+                match layout.steady_parent[uid as usize] {
+                    0 => {
+                        a.ticks = a.ticks.wrapping_add(1);
+                        a.in_tick = false;
+                        continue;
+                    }
+                    NOT_STEADY => {}
+                    parent if a.status[parent as usize] == NodeStatus::Running => {
+                        a.in_tick = true;
+                        continue;
+                    }
+                    _ => {}
+                }
+            }
+            let node = if slot == NO_TABLE as usize {
+                Some(root)
+            } else {
+                self.tables
+                    .get(slot)
+                    .and_then(OnceLock::get)
+                    .and_then(|t| t.view.nodes.get(id))
+            };
+            let what = match kind {
+                0 => Event::Returned(Status::Success),
+                1 => Event::Returned(Status::Failure),
+                2 => Event::Returned(Status::Running),
+                ENTER => Event::EnterSubtree,
+                MONITOR => Event::MonitorFired { monitor: root },
+                RESET => Event::Reset,
+                TICK_START => Event::TickStart,
+                IN_TICK => Event::Halted,
+                _ => continue,
+            };
+            if let Some(node) = node {
+                let layout = self.layout_of(a);
+                a.apply(
+                    layout,
+                    &TraceEvent {
+                        level: STATUSES,
+                        agent: index as u64,
+                        now: a.now,
+                        node,
+                        what,
+                    },
+                );
+                at_root = own && a.stack.len() == 1 && a.reloaded.is_none();
+            }
+        }
+        raw.tail.store(head, Release);
+    }
+
+    /// [`Trace::returned`] of an event that takes the lock, or of an agent
+    /// not recorded.
+    #[cold]
+    #[inline(never)]
+    fn returned_slow(&self, agent: u64, now: f64, node: &'static NodeInfo, status: Status) {
+        if let Ok(index) = usize::try_from(agent)
+            && index < self.agents.len()
+        {
+            self.apply(
+                index,
+                &TraceEvent {
+                    level: STATUSES,
+                    agent,
+                    now,
+                    node,
+                    what: Event::Returned(status),
+                },
+            );
+        }
+    }
+
+    /// Takes `event` under agent `index`'s lock, after the events logged.
+    #[cold]
+    #[inline(never)]
+    fn apply(&self, index: usize, event: &TraceEvent) {
+        let mut a = self.lock(index);
         match event.what {
             Event::TreeVersion { view, .. } => self.follow(&mut a, view),
             _ => {
@@ -1737,13 +1862,9 @@ impl Recorder {
                 a.apply(layout, event);
             }
         }
-        a.store(hot);
-        if a.root_table != 0
-            && a.reloaded.is_none()
-            && self.root_table.load(Relaxed) != a.root_table
-        {
-            self.root_table.store(a.root_table, Relaxed);
-        }
+        let raw = &self.raw[index];
+        raw.now.store(a.now.to_bits(), Relaxed);
+        raw.locked.store(u32::from(a.reloaded.is_some()), Relaxed);
     }
 
     /// The layout of the version of the tree `a` runs.
@@ -1811,33 +1932,53 @@ impl Trace for Recorder {
 
     #[inline]
     fn event(&self, event: &TraceEvent) {
-        if let Ok(index) = usize::try_from(event.agent)
-            && index < self.agents.len()
-        {
-            let hot = self.hot(index);
-            if !self.steady(hot, event) {
-                self.apply(index, hot, event);
+        let Ok(index) = usize::try_from(event.agent) else {
+            return;
+        };
+        if index >= self.agents.len() {
+            return;
+        }
+        let (kind, node) = match event.what {
+            Event::Returned(status) => (status as u32, Some(event.node)),
+            Event::EnterSubtree => (ENTER, Some(event.node)),
+            Event::TickStart => (TICK_START, Some(event.node)),
+            Event::MonitorFired { .. } => (MONITOR, None),
+            Event::Reset => (RESET, None),
+            Event::Activate { .. }
+            | Event::Interrupt { .. }
+            | Event::Halted
+            | Event::End { .. }
+            | Event::NoneAccepted
+            | Event::RedecideLimit
+            | Event::Continue { .. } => (IN_TICK, None),
+            // Changes nothing.
+            Event::TickEnd(_) => return,
+            Event::Guard { .. } | Event::TreeVersion { .. } => return self.apply(index, event),
+        };
+        let logged = match node {
+            Some(node) => self.log(index, event.now, node, kind),
+            None => {
+                let raw = &self.raw[index];
+                raw.locked.load(Relaxed) == 0 && raw.push(event.now, code(kind, NO_TABLE, 0))
             }
+        };
+        if !logged {
+            self.apply(index, event);
         }
     }
 
     #[inline]
     fn returned(&self, agent: u64, now: f64, node: &'static NodeInfo, status: Status) {
         if let Ok(index) = usize::try_from(agent)
-            && index < self.agents.len()
+            && let Some(raw) = self.raw.get(index)
+            && raw.locked.load(Relaxed) == 0
+            && node.id <= MAX_ID
+            && let Some(slot) = self.slot(node)
+            && raw.push(now, code(status as u32, slot, node.id))
         {
-            let hot = self.hot(index);
-            if !self.steady_returned(hot, node, status) {
-                let event = TraceEvent {
-                    level: STATUSES,
-                    agent,
-                    now,
-                    node,
-                    what: Event::Returned(status),
-                };
-                self.apply(index, hot, &event);
-            }
+            return;
         }
+        self.returned_slow(agent, now, node, status);
     }
 }
 
