@@ -104,7 +104,7 @@ use std::boxed::Box;
 use std::io::{self, Write};
 use std::string::String;
 use std::sync::atomic::{
-    AtomicU32, AtomicU64,
+    AtomicU32, AtomicU64, AtomicUsize,
     Ordering::{Acquire, Relaxed, Release},
 };
 use std::sync::{Mutex, OnceLock, PoisonError};
@@ -319,18 +319,30 @@ struct Layout {
     /// The tree's view and the views of the trees it embeds, each once:
     /// where a node table met in events is looked up by its tree's name.
     views: Vec<&'static TreeView<'static>>,
-    /// The uid of each node of the tree's own view, by id.
-    root_uids: Vec<u16>,
-    /// Per uid: its parent when a running parent keeps it running as it is
-    /// (the parent is not reactive, the node is not a subtree node),
-    /// [`NOT_STEADY`] otherwise; 0 for the root.
-    steady_parent: Vec<u16>,
+    /// Per node of the tree's own view, by id: its uid, its parent (0 for
+    /// the root), and when its status, returned again under its running
+    /// parent, changes nothing ([`RUNS_ON`], [`ENDS_AGAIN`]).
+    own: Vec<Own>,
 }
 
-/// [`Layout::steady_parent`] of a node whose running parent does more
-/// than keep it running (a reactive one returns the others to idle), or
-/// that leaves an embedded tree's instance.
-const NOT_STEADY: u16 = u16::MAX;
+/// A node of a tree's own view ([`Layout::own`]).
+#[derive(Clone, Copy)]
+struct Own {
+    uid: u16,
+    parent: u16,
+    steady: u8,
+}
+
+/// [`Own::steady`]: running on under a running parent changes nothing:
+/// the parent is not reactive (and the others of an exclusive parent's
+/// children were returned to idle when it started running), and the node
+/// is not a subtree node (which leaves an embedded tree's instance).
+const RUNS_ON: u8 = 1;
+/// [`Own::steady`]: a leaf that finished again as it did, under a running
+/// parent that returns no child to idle when one finishes or is entered,
+/// changes nothing.
+const ENDS_AGAIN: u8 = 2;
+
 
 impl Layout {
     fn new(view: &'static TreeView<'static>, instance_xml: &'static str) -> Layout {
@@ -381,20 +393,25 @@ impl Layout {
         }
         let mut views = Vec::new();
         gather(view, &mut views);
-        let root_uids = (0..view.nodes.len())
-            .map(|id| 1 + view.offset(id) as u16)
-            .collect();
-        let steady_parent = slots
-            .iter()
-            .map(|slot| {
-                if slot.parent == 0 {
-                    0
-                } else if slots[slot.parent as usize].rule == Rule::Reactive
-                    || slot.info.kind == NodeKind::Subtree
+        let own = (0..view.nodes.len())
+            .map(|id| {
+                let uid = 1 + view.offset(id) as u16;
+                let slot = &slots[uid as usize];
+                let parent_rule = slots[slot.parent as usize].rule;
+                let mut steady = 0;
+                if parent_rule != Rule::Reactive && slot.info.kind != NodeKind::Subtree {
+                    steady |= RUNS_ON;
+                }
+                if slot.children.0 == slot.children.1
+                    && slot.info.kind != NodeKind::Subtree
+                    && matches!(parent_rule, Rule::Keep | Rule::Memory | Rule::Reactive)
                 {
-                    NOT_STEADY
-                } else {
-                    slot.parent
+                    steady |= ENDS_AGAIN;
+                }
+                Own {
+                    uid,
+                    parent: slot.parent,
+                    steady,
                 }
             })
             .collect();
@@ -405,8 +422,7 @@ impl Layout {
             instance_xml,
             nesting: nesting(view),
             views,
-            root_uids,
-            steady_parent,
+            own,
         }
     }
 
@@ -853,28 +869,36 @@ impl From<RecordError> for io::Error {
 }
 
 /// Codes an agent's [`RawLog`] holds.
-const RAW: u32 = 128;
+const RAW: u32 = 64;
+
+/// How far a [`RawLog`]'s `tail` is behind its `head` while its agent's
+/// events take the lock.
+const LOCKED: u32 = 1 << 31;
+
+/// An agent's [`RawLog`] codes.
+type Codes = [AtomicU32; RAW as usize];
 
 /// An agent's events as the ticking thread writes them, without a lock:
 /// one 4-byte code each ([`code`]), preceded by the time when it is not
 /// the time of the code before (a [`TIME`] code and the time's two
 /// halves). BehaviorTree.CPP's rules are applied to them later, under the
 /// agent's lock, by [`Recorder::fold`]: when the log is full, before an
-/// event that takes the lock, and before anything reads the recording. A
-/// ring of [`RAW`] codes with two counters: the writer (the thread ticking
-/// the agent) moves `head`, the folder (holding the agent's lock) `tail`.
-/// Two threads ticking one agent at once (a misuse) garble its recording,
-/// nothing else.
-#[repr(C, align(64))]
+/// event that takes the lock, and before anything reads the recording.
+///
+/// A ring of [`RAW`] codes ([`Recorder::codes`]) with two counters, kept
+/// apart from the codes so that the counters of many agents share cache
+/// lines: the writer (the thread ticking the agent) moves `head`, the
+/// folder (holding the agent's lock) `tail`. An agent whose events must
+/// take the lock (it runs a reloaded version of the tree, whose nodes are
+/// not in the tables) has its `tail` [`LOCKED`] behind its `head`: its log
+/// reads as full. Two threads ticking one agent at once (a misuse) garble
+/// its recording, nothing else.
+#[repr(C, align(16))]
 struct RawLog {
     head: AtomicU32,
     tail: AtomicU32,
     /// The time of the last code written (its bits).
     now: AtomicU64,
-    /// Nonzero: every event takes the agent's lock (the agent runs a
-    /// reloaded version of the tree, whose nodes are not in the tables).
-    locked: AtomicU32,
-    codes: [AtomicU32; RAW as usize],
 }
 
 /// The kinds of [`RawLog`] codes (their low 4 bits). A node's status:
@@ -891,7 +915,8 @@ const TIME: u32 = 8;
 const NO_TABLE: u32 = 31;
 /// How many node tables codes can name (5 bits, less [`NO_TABLE`]).
 const TABLES: usize = 31;
-/// Ids above this are not coded (23 bits): their events take the lock.
+/// The most nodes a table of codes has (ids are 23 bits); the events of
+/// larger ones take the lock.
 const MAX_ID: usize = (1 << 23) - 1;
 
 /// A node table events came from, by its address, with the view of the
@@ -900,6 +925,9 @@ struct Table {
     address: usize,
     view: &'static TreeView<'static>,
 }
+
+/// The status of a code of a status's kind.
+const NODE_STATUS: [NodeStatus; 3] = [NodeStatus::Success, NodeStatus::Failure, NodeStatus::Running];
 
 /// A code of `kind` for node `id` of table `slot` (see [`Recorder::slot`]).
 #[inline]
@@ -913,18 +941,16 @@ impl RawLog {
             head: AtomicU32::new(0),
             tail: AtomicU32::new(0),
             now: AtomicU64::new(0f64.to_bits()),
-            locked: AtomicU32::new(0),
-            codes: [const { AtomicU32::new(0) }; RAW as usize],
         }
     }
 
     /// Appends `code` at time `now`; `false` (and nothing written) when
     /// the log has no room for it.
     #[inline]
-    fn push(&self, now: f64, code: u32) -> bool {
+    fn push(&self, codes: &Codes, now: f64, code: u32) -> bool {
         let head = self.head.load(Relaxed);
         let used = head.wrapping_sub(self.tail.load(Acquire));
-        let at = |k: u32| &self.codes[(head.wrapping_add(k) % RAW) as usize];
+        let at = |k: u32| &codes[(head.wrapping_add(k) % RAW) as usize];
         let bits = now.to_bits();
         if self.now.load(Relaxed) == bits {
             if used >= RAW {
@@ -960,12 +986,15 @@ pub struct Recorder {
     /// agents first ran them (kept for the process: their views are).
     reloaded: Mutex<Vec<&'static Layout>>,
     agents: Vec<Mutex<Agent>>,
-    /// Each agent's events not yet applied to its recording.
+    /// Each agent's events not yet applied: the counters and the codes.
     raw: Box<[RawLog]>,
+    codes: Box<[Codes]>,
     /// The node tables events came from: a code names a node by its
     /// table's slot here and its id. Filled as tables are met, under
     /// `register`.
     tables: [OnceLock<Table>; TABLES],
+    /// The address of the first table (0 before there is one).
+    first_table: AtomicUsize,
     register: Mutex<()>,
     /// The trace level asked for: 1, or 5 with guards recorded.
     level: u8,
@@ -994,6 +1023,9 @@ impl Recorder {
     pub fn new<T: BehaviorTree>(agents: usize, capacity: usize) -> Recorder {
         let layout = Layout::new(T::VIEW, T::BTCPP_INSTANCE_XML);
         let raw = (0..agents).map(|_| RawLog::new()).collect();
+        let codes = (0..agents)
+            .map(|_| [const { AtomicU32::new(0) }; RAW as usize])
+            .collect();
         let agents = (0..agents)
             .map(|_| Mutex::new(Agent::new(&layout, capacity)))
             .collect();
@@ -1002,7 +1034,9 @@ impl Recorder {
             reloaded: Mutex::new(Vec::new()),
             agents,
             raw,
+            codes,
             tables: [const { OnceLock::new() }; TABLES],
+            first_table: AtomicUsize::new(0),
             register: Mutex::new(()),
             level: 0,
         }
@@ -1121,6 +1155,7 @@ impl Recorder {
         let a = agent.lock().unwrap_or_else(PoisonError::into_inner);
         core::mem::size_of::<Mutex<Agent>>()
             + core::mem::size_of::<RawLog>()
+            + core::mem::size_of::<Codes>()
             + a.ring.bytes()
             + a.guards.bytes()
             + a.notes.bytes()
@@ -1682,20 +1717,36 @@ fn json_opt(out: &mut String, s: Option<&str>) {
 }
 
 impl Recorder {
-    /// Logs `node`'s event of `kind` for agent `index` at `now`, without a
-    /// lock; `false` if it must take the lock instead ([`apply`](Self::apply)):
-    /// the agent runs a reloaded version, the node's table is not the
-    /// recorded tree's nor one it embeds, or the log is full.
-    #[inline]
-    fn log(&self, index: usize, now: f64, node: &'static NodeInfo, kind: u32) -> bool {
-        let raw = &self.raw[index];
-        if raw.locked.load(Relaxed) != 0 || node.id > MAX_ID {
+    /// Logs `node`'s event of `kind` for agent `agent` at `now`, without a
+    /// lock, if the node is in the first table ([`tables`](Self::tables));
+    /// `false` (nothing logged) otherwise, or if the agent is not recorded,
+    /// its events take the lock, or its log is full.
+    #[inline(always)]
+    fn log(&self, agent: u64, now: f64, node: &'static NodeInfo, kind: u32) -> bool {
+        let Ok(index) = usize::try_from(agent) else {
             return false;
+        };
+        if let (Some(raw), Some(codes)) = (self.raw.get(index), self.codes.get(index))
+            && table_of(node) == self.first_table.load(Relaxed)
+        {
+            raw.push(codes, now, code(kind, 0, node.id))
+        } else {
+            false
         }
-        match self.slot(node) {
-            Some(slot) => raw.push(now, code(kind, slot, node.id)),
-            None => false,
-        }
+    }
+
+    /// [`log`](Self::log) for a node of any table, or none: looks the
+    /// table up, adding it if it is new.
+    fn log_any(&self, index: usize, now: f64, node: Option<&'static NodeInfo>, kind: u32) -> bool {
+        let slot = match node {
+            Some(node) => match self.slot(node) {
+                Some(slot) => slot,
+                None => return false,
+            },
+            None => NO_TABLE,
+        };
+        let id = node.map_or(0, |n| n.id);
+        self.raw[index].push(&self.codes[index], now, code(kind, slot, id))
     }
 
     /// The slot of `node`'s table in [`tables`](Self::tables), found
@@ -1703,9 +1754,10 @@ impl Recorder {
     #[inline]
     fn slot(&self, node: &'static NodeInfo) -> Option<u32> {
         let table = table_of(node);
-        match self.tables[0].get() {
-            Some(first) if first.address == table => Some(0),
-            _ => self.slot_slow(node, table),
+        if self.first_table.load(Relaxed) == table {
+            Some(0)
+        } else {
+            self.slot_slow(node, table)
         }
     }
 
@@ -1729,7 +1781,7 @@ impl Recorder {
             return Some(slot as u32);
         }
         let view = self.layout.views.iter().find(|v| v.name == node.tree)?;
-        if view.nodes.get(node.id) != Some(node) {
+        if view.nodes.get(node.id) != Some(node) || view.nodes.len() > MAX_ID {
             return None;
         }
         let slot = self.tables.iter().position(|t| t.get().is_none())?;
@@ -1739,27 +1791,41 @@ impl Recorder {
                 view,
             })
             .ok()?;
+        if slot == 0 {
+            self.first_table.store(table, Relaxed);
+        }
         Some(slot as u32)
     }
 
     /// Applies agent `index`'s logged events to its recording `a` (held
     /// locked), oldest first, emptying the log.
     fn fold(&self, index: usize, a: &mut Agent) {
+        if a.reloaded.is_some() {
+            // Nothing logged: see `LOCKED`.
+            return;
+        }
         let raw = &self.raw[index];
+        let codes = &self.codes[index];
         let tail = raw.tail.load(Relaxed);
         let head = raw.head.load(Acquire);
         let n = head.wrapping_sub(tail).min(RAW);
-        let at = |k: u32| raw.codes[(tail.wrapping_add(k) % RAW) as usize].load(Relaxed);
+        let at = |k: u32| codes[(tail.wrapping_add(k) % RAW) as usize].load(Relaxed);
         let layout = &self.layout;
         let root = &layout.view.nodes[0];
         // Whether the first table is the recorded tree's own, whose nodes'
-        // uids at the root instance `root_uids` has.
+        // uids at the root instance `Layout::own` has.
         let own = self.tables[0]
             .get()
             .is_some_and(|t| core::ptr::eq(t.view, layout.view));
         let mut at_root = own && a.stack.len() == 1 && a.reloaded.is_none();
         let mut k = 0;
         while k < n {
+            if at_root {
+                k = Self::fold_steady(layout, a, codes, tail, k, n);
+                if k >= n {
+                    break;
+                }
+            }
             let code = at(k);
             k += 1;
             let kind = code & 15;
@@ -1768,30 +1834,24 @@ impl Recorder {
                 k += 2;
                 continue;
             }
-            let slot = (code >> 4 & 31) as usize;
             let id = (code >> 9) as usize;
-            // A node of the recorded tree itself running on, as
-            // `Agent::apply` takes it when that changes no status.
-            if kind == Status::Running as u32
-                && slot == 0
+            // A node of the recorded tree itself (the first table), at the
+            // root instance: as `Agent::apply` takes it, by uid.
+            if kind <= 2
+                && code & 0x1f0 == 0
                 && at_root
-                && let Some(&uid) = layout.root_uids.get(id)
-                && a.status[uid as usize] == NodeStatus::Running
+                && let Some(own) = layout.own.get(id)
+                && layout.slots[own.uid as usize].info.kind != NodeKind::Subtree
             {
-                match layout.steady_parent[uid as usize] {
-                    0 => {
-                        a.ticks = a.ticks.wrapping_add(1);
-                        a.in_tick = false;
-                        continue;
-                    }
-                    NOT_STEADY => {}
-                    parent if a.status[parent as usize] == NodeStatus::Running => {
-                        a.in_tick = true;
-                        continue;
-                    }
-                    _ => {}
+                a.in_tick = true;
+                a.returned(layout, own.uid, NODE_STATUS[kind as usize]);
+                if own.uid == 1 {
+                    a.ticks = a.ticks.wrapping_add(1);
+                    a.in_tick = false;
                 }
+                continue;
             }
+            let slot = (code >> 4 & 31) as usize;
             let node = if slot == NO_TABLE as usize {
                 Some(root)
             } else {
@@ -1829,13 +1889,76 @@ impl Recorder {
         raw.tail.store(head, Release);
     }
 
-    /// [`Trace::returned`] of an event that takes the lock, or of an agent
-    /// not recorded.
+    /// Takes the codes of `a`'s log (`n` from `tail`) from the `k`-th on
+    /// while they change no status (times, and nodes of the recorded tree
+    /// itself returning again what they returned, at its root instance, as
+    /// [`Own::steady`] says: what most ticks log), as
+    /// [`Agent::apply`] takes them; returns the index of the first code it
+    /// did not take. Kept small and apart from [`fold`](Self::fold), so
+    /// that the loop most codes go through keeps its state in registers.
+    #[inline(never)]
+    fn fold_steady(
+        layout: &Layout,
+        a: &mut Agent,
+        codes: &Codes,
+        tail: u32,
+        mut k: u32,
+        n: u32,
+    ) -> u32 {
+        let at = |k: u32| codes[(tail.wrapping_add(k) % RAW) as usize].load(Relaxed);
+        let running = |status: &[NodeStatus], uid: u16| {
+            status.get(uid as usize) == Some(&NodeStatus::Running)
+        };
+        let (mut ticks, mut in_tick, mut now) = (a.ticks, a.in_tick, a.now);
+        while k < n {
+            let code = at(k);
+            if code & 15 == TIME {
+                now = f64::from_bits(u64::from(at(k + 1)) | u64::from(at(k + 2)) << 32);
+                k += 3;
+                continue;
+            }
+            // A status, first table.
+            let kind = code & 0x1ff;
+            if kind > 2 {
+                break;
+            }
+            let status = NODE_STATUS[kind as usize];
+            let Some(own) = layout.own.get((code >> 9) as usize) else {
+                break;
+            };
+            if a.status.get(own.uid as usize) != Some(&status) {
+                break;
+            }
+            let need = if status == NodeStatus::Running {
+                RUNS_ON
+            } else {
+                ENDS_AGAIN
+            };
+            if own.parent == 0 && status == NodeStatus::Running {
+                ticks = ticks.wrapping_add(1);
+                in_tick = false;
+            } else if own.parent != 0
+                && own.steady & need != 0
+                && running(&a.status, own.parent)
+            {
+                in_tick = true;
+            } else {
+                break;
+            }
+            k += 1;
+        }
+        (a.ticks, a.in_tick, a.now) = (ticks, in_tick, now);
+        k
+    }
+
+    /// [`Trace::returned`] of a node not in the first table, of an event
+    /// that takes the lock, or of an agent not recorded.
     #[cold]
     #[inline(never)]
     fn returned_slow(&self, agent: u64, now: f64, node: &'static NodeInfo, status: Status) {
         if let Ok(index) = usize::try_from(agent)
             && index < self.agents.len()
+            && !self.log_any(index, now, Some(node), status as u32)
         {
             self.apply(
                 index,
@@ -1862,9 +1985,12 @@ impl Recorder {
                 a.apply(layout, event);
             }
         }
+        // The log is empty (folded): open it, or keep it shut (`LOCKED`).
         let raw = &self.raw[index];
+        let head = raw.head.load(Relaxed);
         raw.now.store(a.now.to_bits(), Relaxed);
-        raw.locked.store(u32::from(a.reloaded.is_some()), Relaxed);
+        let shut = if a.reloaded.is_some() { LOCKED } else { 0 };
+        raw.tail.store(head.wrapping_sub(shut), Release);
     }
 
     /// The layout of the version of the tree `a` runs.
@@ -1955,30 +2081,16 @@ impl Trace for Recorder {
             Event::TickEnd(_) => return,
             Event::Guard { .. } | Event::TreeVersion { .. } => return self.apply(index, event),
         };
-        let logged = match node {
-            Some(node) => self.log(index, event.now, node, kind),
-            None => {
-                let raw = &self.raw[index];
-                raw.locked.load(Relaxed) == 0 && raw.push(event.now, code(kind, NO_TABLE, 0))
-            }
-        };
-        if !logged {
+        if !self.log_any(index, event.now, node, kind) {
             self.apply(index, event);
         }
     }
 
     #[inline]
     fn returned(&self, agent: u64, now: f64, node: &'static NodeInfo, status: Status) {
-        if let Ok(index) = usize::try_from(agent)
-            && let Some(raw) = self.raw.get(index)
-            && raw.locked.load(Relaxed) == 0
-            && node.id <= MAX_ID
-            && let Some(slot) = self.slot(node)
-            && raw.push(now, code(status as u32, slot, node.id))
-        {
-            return;
+        if !self.log(agent, now, node, status as u32) {
+            self.returned_slow(agent, now, node, status);
         }
-        self.returned_slow(agent, now, node, status);
     }
 }
 
