@@ -233,6 +233,116 @@ fn agents_on_several_threads_record_as_they_would_alone() {
     }
 }
 
+/// The recorder logs each status without a lock and applies BehaviorTree.CPP's
+/// rules later (when an agent's log is full, or its recording is read):
+/// what it keeps must be what applying each event at once keeps.
+#[test]
+fn statuses_applied_later_are_the_statuses_applied_at_once() {
+    let logged = Recorder::new::<Life>(6, 1 << 16);
+    let events = std::cell::RefCell::new(Vec::new());
+    // What a recorder is sent: level-6 events and firing monitors.
+    let tracer = Tracer::new(6, |e: &bt::TraceEvent| {
+        if e.level == 6 || matches!(e.what, bt::trace::Event::MonitorFired { .. }) {
+            events.borrow_mut().push(*e);
+        }
+    });
+    for agent in 0..6u64 {
+        let mut bot = Bot {
+            seed: 0x9e37_79b9 ^ agent.wrapping_mul(0x2545_f491),
+            ..Bot::default()
+        };
+        let mut life = Life::default();
+        for tick in 0..400u32 {
+            let cx = Ctx::new(f64::from(tick) * 0.1, 0.1)
+                .agent(agent)
+                .trace((&logged, &tracer));
+            bot.alarm = tick % 40 < 10;
+            life.tick(&mut bot, &cx);
+            if tick % 97 == 96 {
+                life.reset(&mut bot, &cx);
+            }
+        }
+    }
+    // Many times what an agent's log holds: it filled and was applied
+    // again and again, the embedded trees' nodes among the rest.
+    let events = events.take();
+    assert!(events.len() > 6 * 400 * 3, "{} events", events.len());
+    assert!(
+        events
+            .iter()
+            .any(|e| e.node.tree == "Chores" && matches!(e.what, bt::trace::Event::Returned(_)))
+    );
+    let at_once = Recorder::new::<Life>(6, 1 << 16);
+    for e in &events {
+        Trace::event(&at_once, e);
+        // Reading applies what is logged: each event is applied now.
+        at_once.ticks(e.agent).unwrap();
+    }
+    for agent in 0..6 {
+        assert_eq!(
+            logged.transitions(agent).unwrap(),
+            at_once.transitions(agent).unwrap(),
+            "agent {agent}"
+        );
+        assert_eq!(
+            logged.current_statuses(agent).unwrap(),
+            at_once.current_statuses(agent).unwrap()
+        );
+        assert_eq!(logged.ticks(agent).unwrap(), 400);
+        assert_eq!(at_once.ticks(agent).unwrap(), 400);
+        assert!(logged.transitions(agent).unwrap().len() > 500);
+    }
+}
+
+/// Reading agents' recordings while other threads tick them applies their
+/// logs under the ticking threads' feet; what is kept stays what ticking
+/// them alone keeps, and the tick counts read never go back.
+#[test]
+fn reading_recordings_while_agents_tick_changes_nothing_recorded() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let alone = Recorder::new::<Life>(8, 1 << 14);
+    run(&alone, 0..8, 400, |_, _, _| {});
+    let shared = Recorder::new::<Life>(8, 1 << 14);
+    let done = AtomicBool::new(false);
+    let reads = std::thread::scope(|s| {
+        let reader = s.spawn(|| {
+            let mut last = [0u32; 8];
+            let mut reads = 0u64;
+            while !done.load(Ordering::Acquire) {
+                for (agent, last) in last.iter_mut().enumerate() {
+                    let ticks = shared.ticks(agent as u64).unwrap();
+                    assert!(ticks >= *last, "agent {agent}: {ticks} ticks after {last}");
+                    *last = ticks;
+                    let statuses = shared.current_statuses(agent as u64).unwrap();
+                    assert_eq!(statuses.len(), shared.nodes() + 1);
+                    reads += 1;
+                }
+            }
+            reads
+        });
+        let tickers: Vec<_> = (0..2u64)
+            .map(|thread| {
+                let shared = &shared;
+                s.spawn(move || run(shared, thread * 4..thread * 4 + 4, 400, |_, _, _| {}))
+            })
+            .collect();
+        for t in tickers {
+            t.join().unwrap();
+        }
+        done.store(true, Ordering::Release);
+        reader.join().unwrap()
+    });
+    assert!(reads > 0);
+    for agent in 0..8 {
+        assert_eq!(
+            shared.transitions(agent).unwrap(),
+            alone.transitions(agent).unwrap(),
+            "agent {agent}"
+        );
+        assert_eq!(shared.ticks(agent).unwrap(), 400);
+    }
+}
+
 #[test]
 fn agents_outside_the_recorder_are_not_recorded() {
     let recorder = Recorder::new::<Life>(2, 64);

@@ -43,29 +43,33 @@
 //! # Memory
 //!
 //! Each agent gets, when the recorder is built, a ring of `capacity`
-//! transitions of 16 bytes each ([`Transition`]), one status byte per node
-//! and a stack as deep as subtrees nest. Recording allocates nothing after
-//! that; when the ring is full the oldest transitions are dropped and
-//! counted ([`Recorder::dropped`]).
+//! transitions of 16 bytes each ([`Transition`]), one status byte per node,
+//! a stack as deep as subtrees nest and a log of 64 four-byte codes (see
+//! below). Recording allocates nothing after that; when the ring is full
+//! the oldest transitions are dropped and counted ([`Recorder::dropped`]).
+//! [`Recorder::bytes_per_agent`] says how much that is.
 //!
 //! # Cost
 //!
 //! Attached, each node a tick reaches reports its status
 //! ([`Trace::returned`], no event built), and nothing else: the recorder
 //! asks for no events of levels 1 to 5 (a firing `monitor` reaches it
-//! anyway). A status that changes nothing (a node of the recorded tree
-//! that was running and runs on under a running parent that is not
-//! reactive, the root running on) takes no lock: it reads the agent's
-//! running bits and bumps its tick count, a few plain loads and stores in
-//! 8 bytes plus one bit per node, kept side by side for all agents. Any
-//! other takes the agent's lock (uncontended: an agent is ticked by one
-//! thread at a time) and applies BehaviorTree.CPP's rules for the statuses
-//! it changes. On the decider benchmark (`BENCHMARKS-deciders.md`, row
-//! `bt-recorder`), where the senses change every tick so that children
-//! interrupt each other and finish often, that is about 470 instructions
-//! per agent-tick against 58 without it (`tick_count`, in `bt-bench`); it
-//! is measured in time there, and on the reference trees in
-//! `BENCHMARKS.md`.
+//! anyway). The thread ticking the agent writes each status into the
+//! agent's log as one 4-byte code (the node, the status, and the tick's
+//! time before the first code of a new time), without a lock. The
+//! statuses are worked out, by BehaviorTree.CPP's rules, when the log is
+//! full (every few ticks) or when something reads the recording, under
+//! the agent's lock (uncontended: an agent is ticked by one thread at a
+//! time); a status that changes nothing (a node running on under a
+//! parent that keeps it, a leaf that ends again as it did) costs a few
+//! compares there. Reading an agent's recording while another thread
+//! ticks it is safe, and sees it as of the tick's last code logged.
+//!
+//! On the decider benchmark (`BENCHMARKS-deciders.md`, row `bt-recorder`),
+//! where the senses change every tick so that children interrupt each
+//! other and finish often, that is about 470 instructions per agent-tick
+//! against 58 without it (`tick_count`, in `bt-bench`); it is measured in
+//! time there, and on the reference trees in `BENCHMARKS.md`.
 
 //! # Guards, values and the page
 //!
@@ -88,8 +92,8 @@
 //! Agents recorded in different versions are written to separate files
 //! ([`RecordError::Versions`]); [`Recorder::nodes_of`] gives the size of
 //! the tree an agent runs. The events of a reloaded version always take
-//! the agent's lock. Each reloaded version laid out is kept for the
-//! process, as the engine keeps its views.
+//! the agent's lock (they are not logged). Each reloaded version laid out
+//! is kept for the process, as the engine keeps its views.
 //!
 //! [`Context`]: crate::Context
 //! [`Context::now`]: crate::Context::now
@@ -342,7 +346,6 @@ const RUNS_ON: u8 = 1;
 /// parent that returns no child to idle when one finishes or is entered,
 /// changes nothing.
 const ENDS_AGAIN: u8 = 2;
-
 
 impl Layout {
     fn new(view: &'static TreeView<'static>, instance_xml: &'static str) -> Layout {
@@ -927,7 +930,11 @@ struct Table {
 }
 
 /// The status of a code of a status's kind.
-const NODE_STATUS: [NodeStatus; 3] = [NodeStatus::Success, NodeStatus::Failure, NodeStatus::Running];
+const NODE_STATUS: [NodeStatus; 3] = [
+    NodeStatus::Success,
+    NodeStatus::Failure,
+    NodeStatus::Running,
+];
 
 /// A code of `kind` for node `id` of table `slot` (see [`Recorder::slot`]).
 #[inline]
@@ -1937,10 +1944,7 @@ impl Recorder {
             if own.parent == 0 && status == NodeStatus::Running {
                 ticks = ticks.wrapping_add(1);
                 in_tick = false;
-            } else if own.parent != 0
-                && own.steady & need != 0
-                && running(&a.status, own.parent)
-            {
+            } else if own.parent != 0 && own.steady & need != 0 && running(&a.status, own.parent) {
                 in_tick = true;
             } else {
                 break;
