@@ -905,12 +905,17 @@ struct RawLog {
 }
 
 /// The kinds of [`RawLog`] codes (their low 4 bits). A node's status:
-/// [`Status`] as `0..3` (`Success`, `Failure`, `Running`).
+/// [`Status`] as `0..3` (`Success`, `Failure`, `Running`). A subtree node
+/// enters the tree it embeds ([`Event::EnterSubtree`]).
 const ENTER: u32 = 3;
+/// A `monitor` fired ([`Event::MonitorFired`]; no node).
 const MONITOR: u32 = 4;
+/// The tree was reset ([`Event::Reset`]; no node).
 const RESET: u32 = 5;
+/// A tick starts ([`Event::TickStart`], with guards recorded).
 const TICK_START: u32 = 6;
-/// An event that only says a tick is under way (levels 1 to 5 but the tick's start and guards).
+/// An event that only says a tick is under way (levels 1 to 5, with guards
+/// recorded; no node).
 const IN_TICK: u32 = 7;
 /// The next two codes are a time's bits, low half first.
 const TIME: u32 = 8;
