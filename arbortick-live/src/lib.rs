@@ -82,8 +82,9 @@
 //!
 //! # Threads and slow clients
 //!
-//! The program's ticks never wait for the network: each recorded event
-//! takes the agent's own lock for a few bytes, and the end of a frame bumps
+//! The program's ticks never wait for the network: each recorded status
+//! is logged without a lock (the agent's own lock is taken only when its
+//! log is full, or a request reads it), and the end of a frame bumps
 //! a counter and wakes the streams. Four threads answer requests, and each
 //! stream has its own thread, which sends the newest state when its client
 //! has taken the last: a slow page skips messages, it never slows the
