@@ -102,9 +102,15 @@ class Run:
                            "remove_when_done": remove})
 
     def close(self):
-        self.server.stdin.write("quit\n")
-        self.server.stdin.flush()
-        self.server.wait(timeout=30)
+        try:
+            self.server.stdin.write("quit\n")
+            self.server.stdin.flush()
+            self.server.wait(timeout=30)
+        except (OSError, subprocess.TimeoutExpired):
+            # A server that does not quit must not outlive the client: it
+            # holds the caller's standard error open.
+            self.server.kill()
+            self.server.wait()
         self.req.close()
         self.sub.close()
         self.ctx.term()
@@ -219,11 +225,20 @@ def scenario(run):
 def main():
     # Every wait below is bounded by its socket's timeout; this bounds the
     # server's answers on its standard output too.
+    def out_of_time(signum, frame):
+        raise TimeoutError("the scenario took over 300 s")
+
+    signal.signal(signal.SIGALRM, out_of_time)
     signal.alarm(300)
     run = Run(json.loads(sys.argv[1]))
     try:
         scenario(run)
+    except BaseException:
+        # What was done so far, to see where it stopped.
+        print(json.dumps(run.steps, indent=1), file=sys.stderr)
+        raise
     finally:
+        signal.alarm(0)
         run.close()
     print(json.dumps(run.steps, indent=1))
 
