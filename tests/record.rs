@@ -294,6 +294,149 @@ fn statuses_applied_later_are_the_statuses_applied_at_once() {
     }
 }
 
+/// A walker whose strides each last `legs` ticks.
+struct Walker {
+    legs: u32,
+    awake: bool,
+}
+
+struct Stride;
+
+impl Leaf<Walker> for Stride {
+    type Memory = u32;
+    fn start(&self, m: &mut u32, me: &mut Walker) -> Status {
+        *m = 0;
+        self.tick(m, me)
+    }
+    fn tick(&self, m: &mut u32, me: &mut Walker) -> Status {
+        *m += 1;
+        if *m >= me.legs {
+            Status::Success
+        } else {
+            Status::Running
+        }
+    }
+}
+
+bt::behavior_tree! {
+    tree Patrol(me: &mut Walker, cx: &Ctx<NoFlags, NoFlags, impl Trace>) {
+        'patrol: sequence { cond me.awake, 'out: Stride, 'back: Stride }
+    }
+}
+
+/// Passes everything on to `recorder`, and notes every 13th status `'out`
+/// and `'back` return (on `'back`), as a leaf that notes what it does
+/// would, in the middle of its tick. `at_once`: reads the recording after each event, so that each is
+/// applied as it comes.
+struct Noting<'r> {
+    recorder: &'r Recorder,
+    back: u16,
+    at_once: bool,
+    seen: std::cell::Cell<u32>,
+}
+
+impl Trace for Noting<'_> {
+    fn level(&self, agent: u64) -> u8 {
+        self.recorder.level(agent)
+    }
+    fn statuses(&self, agent: u64) -> bool {
+        self.recorder.statuses(agent)
+    }
+    fn event(&self, event: &bt::TraceEvent) {
+        self.recorder.event(event);
+        if self.at_once {
+            self.recorder.ticks(event.agent).unwrap();
+        }
+    }
+    fn returned(&self, agent: u64, now: f64, node: &'static bt::NodeInfo, status: Status) {
+        self.recorder.returned(agent, now, node, status);
+        if self.at_once {
+            self.recorder.ticks(agent).unwrap();
+        }
+        if node.label == Some("back") || node.label == Some("out") {
+            // Now and then: a note applies what is logged.
+            self.seen.set(self.seen.get() + 1);
+            if self.seen.get() % 13 == 0 {
+                self.recorder.note(agent, self.back, &status).unwrap();
+            }
+        }
+    }
+}
+
+/// Most ticks of a walker change no status, for tens of ticks on end.
+/// What a recorder keeps of them, its log applied later, is what applying
+/// every status at once keeps: transitions with their ticks and times,
+/// notes made in the middle of such ticks, tick counts read at any time,
+/// and after `resume` (as when a save is loaded) the statuses that ticks
+/// which changed nothing before change again.
+#[test]
+fn long_runs_of_ticks_that_change_nothing_are_kept_as_if_applied_at_once() {
+    let logged = Recorder::new::<Patrol>(4, 1 << 12).with_notes(1 << 12);
+    let at_once = Recorder::new::<Patrol>(4, 1 << 12).with_notes(1 << 12);
+    let back = logged.uid_of("back").unwrap();
+    let idle = std::vec![NodeStatus::Idle; logged.nodes() + 1];
+    for agent in 0..4u64 {
+        let mut me = Walker {
+            legs: 10 + 30 * agent as u32,
+            awake: true,
+        };
+        let mut patrol = Patrol::default();
+        for tick in 0..600u32 {
+            let trace = (
+                Noting {
+                    recorder: &logged,
+                    back,
+                    at_once: false,
+                    seen: std::cell::Cell::new(tick),
+                },
+                Noting {
+                    recorder: &at_once,
+                    back,
+                    at_once: true,
+                    seen: std::cell::Cell::new(tick),
+                },
+            );
+            let cx = Ctx::new(f64::from(tick) * 0.1, 0.1)
+                .agent(agent)
+                .trace(trace);
+            me.awake = tick % 150 < 140;
+            patrol.tick(&mut me, &cx);
+            if tick % 100 == 77 {
+                logged.resume(agent, &idle).unwrap();
+                at_once.resume(agent, &idle).unwrap();
+            }
+            // Read now and then: the ticks counted so far are all there.
+            if tick % 41 == 40 {
+                assert_eq!(logged.ticks(agent).unwrap(), tick + 1);
+            }
+        }
+    }
+    for agent in 0..4 {
+        let (a, b) = (
+            logged.transitions(agent).unwrap(),
+            at_once.transitions(agent).unwrap(),
+        );
+        assert_eq!(a, b, "agent {agent}");
+        // Strides start and end: fewer transitions than ticks.
+        assert!((20..600).contains(&a.len()), "{} transitions", a.len());
+        let notes = |r: &Recorder| -> Vec<(u32, u16, String)> {
+            let notes = r.notes(agent).unwrap();
+            notes
+                .iter()
+                .map(|n| (n.tick, n.uid, n.text().to_owned()))
+                .collect()
+        };
+        assert_eq!(notes(&logged), notes(&at_once), "agent {agent}");
+        assert!(notes(&logged).len() > 20);
+        assert_eq!(logged.ticks(agent).unwrap(), 600);
+        assert_eq!(at_once.ticks(agent).unwrap(), 600);
+        assert_eq!(
+            logged.current_statuses(agent).unwrap(),
+            at_once.current_statuses(agent).unwrap()
+        );
+    }
+}
+
 /// Reading agents' recordings while other threads tick them applies their
 /// logs under the ticking threads' feet; what is kept stays what ticking
 /// them alone keeps, and the tick counts read never go back.
