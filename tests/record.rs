@@ -356,7 +356,7 @@ impl Trace for Noting<'_> {
         if node.label == Some("back") || node.label == Some("out") {
             // Now and then: a note applies what is logged.
             self.seen.set(self.seen.get() + 1);
-            if self.seen.get() % 13 == 0 {
+            if self.seen.get().is_multiple_of(13) {
                 self.recorder.note(agent, self.back, &status).unwrap();
             }
         }
