@@ -20,17 +20,17 @@ import zmq
 from run_trees import NAME, scripted_factory
 
 
-def sleeping_threads():
-    """Threads of this process sleeping in `nanosleep`: BT.CPP's heartbeat
-    loop is the only code here that sleeps (10 ms at a time)."""
-    out = 0
+def a_thread_sleeps():
+    """Whether a thread of this process sleeps in `nanosleep`: BT.CPP's
+    heartbeat loop is the only code here that sleeps (10 ms at a time)."""
     for tid in os.listdir("/proc/self/task"):
         try:
             with open("/proc/self/task/%s/wchan" % tid) as f:
-                out += "nanosleep" in f.read()
+                if "nanosleep" in f.read():
+                    return True
         except OSError:
             pass
-    return out
+    return False
 
 
 def heartbeat_runs(port):
@@ -58,7 +58,7 @@ def heartbeat_runs(port):
     ctx.term()
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline:
-        if sleeping_threads() > 0:
+        if a_thread_sleeps():
             return True
         time.sleep(0.001)
     return False
@@ -71,7 +71,7 @@ def main():
     with open(xml_file) as f:
         factory.register_behavior_tree_from_text(f.read())
     tree = factory.create_tree(tree_id)
-    for attempt in range(5):
+    for _ in range(5):
         publisher = bt.Groot2Publisher(tree, port)
         if len(sys.argv) > 5:
             publisher.set_max_heartbeat_delay(int(sys.argv[5]))
