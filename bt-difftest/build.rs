@@ -45,6 +45,28 @@ fn main() {
     writeln!(out, "];").unwrap();
     writeln!(
         out,
+        "/// Each tested tree's name, whether its agents share state, and its\n\
+         /// runner in a given order."
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "pub const ORDERED: &[(&str, bool, OrderedRunner)] = &["
+    )
+    .unwrap();
+    for tree in program.iter().filter(|t| !t.library) {
+        writeln!(
+            out,
+            "    (\"{0}\", {2}, ordered_{1}),",
+            tree.name,
+            tree.name.to_lowercase(),
+            tree.shared
+        )
+        .unwrap();
+    }
+    writeln!(out, "];").unwrap();
+    writeln!(
+        out,
         "/// Each tested tree's name and live runner (after `bt::hot::start`)."
     )
     .unwrap();
@@ -92,6 +114,13 @@ fn main() {
         } else {
             &[("run", "default")]
         };
+        writeln!(
+            out,
+            "fn ordered_{lower}(episode: &Episode, order: &Order) -> Driven {{\n    {decl}\n    \
+             drive_in::<{name}>(episode, order, {name}::default, |s, w, cx| outcome(s.try_tick(w, cx{arg})), \
+             |s, w, cx| {{ let _ = (&w, &cx); s.reset({reset_args}) }})\n}}"
+        )
+        .unwrap();
         for (prefix, make) in runners {
             writeln!(
                 out,

@@ -54,6 +54,7 @@
 //! - [Debugging](reference::debugging)
 //! - [Views and recording](reference::views_and_recording)
 //! - [Synchronized trees](reference::synchronized)
+//! - [Ticking many agents](reference::many_agents)
 //! - [Deferred requests](reference::requests)
 //! - [Future leaves](reference::futures)
 //! - [BehaviorTree.CPP's catalog](reference::btcpp_catalog)

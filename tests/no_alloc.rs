@@ -334,3 +334,57 @@ fn ticking_many_agents_does_not_allocate() {
         assert_eq!(agent.started, agent.ended);
     }
 }
+
+#[test]
+fn ticking_in_batches_does_not_allocate_after_setup() {
+    let agent = |i: u64| Agent {
+        seed: 0x9e37_79b9 + i,
+        started: 0,
+        ended: 0,
+    };
+    // 1,000 agents in blocks of 64, grouped every 3 ticks: 16 blocks.
+    let mut agents: Vec<(Busy, Agent)> = (0..1000).map(|i| (Busy::default(), agent(i))).collect();
+    let mut batch = bt::batch::Batch::with_capacity::<Busy>(agents.len())
+        .block(64)
+        .regroup_every(3);
+    let mut statuses = [0usize; 3];
+
+    let before = allocations();
+    for tick in 0..300 {
+        batch.tick(
+            &mut agents,
+            |(state, _)| state,
+            |i, (state, agent)| {
+                let status = state.tick(agent);
+                statuses[status as usize] += 1;
+                if (tick + i) % 97 == 0 {
+                    state.reset(agent);
+                }
+            },
+        );
+        // Fewer agents: the order is made again, in the same space.
+        if tick == 150 {
+            agents.truncate(900);
+        }
+    }
+    let allocations = allocations() - before;
+
+    assert_eq!(allocations, 0);
+    assert!(statuses.iter().all(|&n| n > 1000), "{statuses:?}");
+    for (state, agent) in &mut agents {
+        state.reset(agent);
+        assert!(agent.started > 10);
+        assert_eq!(agent.started, agent.ended);
+    }
+    // A batch made without capacity allocates on its first call only.
+    let mut batch = bt::batch::Batch::new();
+    let tick = |_: usize, (state, agent): &mut (Busy, Agent)| {
+        state.tick(agent);
+    };
+    batch.tick(&mut agents, |(state, _)| state, tick);
+    let before = self::allocations();
+    for _ in 0..50 {
+        batch.tick(&mut agents, |(state, _)| state, tick);
+    }
+    assert_eq!(self::allocations() - before, 0);
+}

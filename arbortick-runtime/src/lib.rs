@@ -11,7 +11,8 @@
 //! - [`Ctx`] and [`Context`], the tick context: time, decision flags, stimuli
 //!   flags, agent id and trace hook;
 //! - [`Stimuli`], a fixed-capacity store of an agent's timed stimuli;
-//! - [`parallel`], ticking many agents in order or on rayon's pool;
+//! - [`parallel`], ticking many agents in order or on rayon's pool, and
+//!   [`batch`] (with `std`), in batches grouped by where their trees resume;
 //! - [`shared`], tree state shared by all agents (gates, global cooldowns,
 //!   rendezvous), lock-free;
 //! - [`trace`], leveled trace output that costs nothing when off;
@@ -41,7 +42,7 @@
 //! 4. `tree`: the traits every generated tree implements ([`BehaviorTree`]
 //!    and `Embed`), over all of the above.
 //! 5. What works on whole trees: [`save`], [`record`], [`replay`],
-//!    [`parallel`].
+//!    [`parallel`], [`batch`].
 //! 6. `__private`: the plumbing generated code calls, over everything.
 #![no_std]
 
@@ -51,6 +52,8 @@ extern crate std;
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
+#[cfg(feature = "std")]
+pub mod batch;
 mod context;
 pub mod decide;
 pub mod future;

@@ -18,9 +18,8 @@ pub mod xml_check;
 use bt::trace::{Event, Verdict};
 use bt::{Leaf, Outcome, Status, TraceEvent};
 use bt_compiler::interpret::{self, At, Host, Input, Interpreter, Program};
-use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
-use std::rc::Rc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 pub use bt::Ctx;
 
@@ -40,6 +39,9 @@ bt::bitflags::bitflags! {
 /// A compiled tree's runner, generated per tree.
 pub type Runner = fn(&Episode) -> Vec<String>;
 
+/// A compiled tree's runner in a given order, generated per tree.
+pub type OrderedRunner = fn(&Episode, &Order) -> Driven;
+
 /// The scripted world: every expression of a generated tree is a call on
 /// it, numbered; each call's result is drawn from the seed, the number and
 /// how many times that number was called, and logged.
@@ -47,7 +49,7 @@ pub struct W {
     seed: u64,
     calls: HashMap<u32, u32>,
     /// Calls and trace events, in order.
-    events: Rc<RefCell<Vec<String>>>,
+    events: Arc<Mutex<Vec<String>>>,
     /// Started and not yet ended stateful leaf runs: run id to leaf number.
     open: BTreeMap<u32, u32>,
     runs: u32,
@@ -61,7 +63,7 @@ impl W {
         W {
             seed,
             calls: HashMap::new(),
-            events: Rc::default(),
+            events: Arc::default(),
             open: BTreeMap::new(),
             runs: 0,
             rng: rand_pcg::Pcg32::new(seed, 0x0a02_bdbf_7bb3_c0a7),
@@ -83,7 +85,7 @@ impl W {
     }
 
     fn log(&mut self, event: String) {
-        self.events.borrow_mut().push(event);
+        lock(&self.events).push(event);
     }
 
     /// A condition.
@@ -194,7 +196,7 @@ impl W {
     /// A trace hook that writes into this world's log.
     pub fn recorder(&self) -> Recorder {
         Recorder {
-            events: Rc::clone(&self.events),
+            events: Arc::clone(&self.events),
             hooks: None,
         }
     }
@@ -203,21 +205,21 @@ impl W {
     /// [`hook`].
     pub fn hooked_recorder(&self, t: usize) -> Recorder {
         Recorder {
-            events: Rc::clone(&self.events),
+            events: Arc::clone(&self.events),
             hooks: Some((self.seed, t)),
         }
     }
 
     /// The events since the last call.
     pub fn take(&mut self) -> String {
-        std::mem::take(&mut *self.events.borrow_mut()).join(" ")
+        std::mem::take(&mut *lock(&self.events)).join(" ")
     }
 }
 
 /// Writes every trace event of compiled trees into a world's log, in the
 /// words [`interpreted_event`] uses for the interpreter's.
 pub struct Recorder {
-    events: Rc<RefCell<Vec<String>>>,
+    events: Arc<Mutex<Vec<String>>>,
     /// With node hooks: the world's seed and the tick.
     hooks: Option<(u64, usize)>,
 }
@@ -262,9 +264,7 @@ impl Recorder {
     fn hooked(&self, node: &'static bt::NodeInfo, phase: Phase) -> Option<Status> {
         let (seed, t) = self.hooks?;
         let status = hook(seed, t, node.tree, node.id, phase)?;
-        self.events
-            .borrow_mut()
-            .push(hook_event(node.tree, node.id, phase, status));
+        lock(&self.events).push(hook_event(node.tree, node.id, phase, status));
         Some(status)
     }
 }
@@ -316,7 +316,7 @@ impl bt::Trace for Recorder {
                 format!("guard n{} {verdict}", id(child))
             }
         };
-        self.events.borrow_mut().push(format!(
+        lock(&self.events).push(format!(
             "T{} {}.n{} {what}",
             e.level, e.node.tree, e.node.id
         ));
@@ -440,13 +440,13 @@ pub fn outcome(result: Result<Status, bt::TickError>) -> Result<Status, (usize, 
     result.map_err(|bt::TickError::RedecideLimit { node, status }| (node.id, status))
 }
 
-fn line(t: usize, agent: usize, what: String, events: String) -> String {
+fn line_of(t: usize, agent: usize, what: String, events: String) -> String {
     format!("t{t} a{agent} {what}: {events}")
 }
 
 fn finish(agent: usize, w: &mut W, lines: &mut Vec<String>) {
     let events = w.take();
-    lines.push(line(usize::MAX, agent, "reset".into(), events));
+    lines.push(line_of(usize::MAX, agent, "reset".into(), events));
     if std::env::var("BT_DIFF_DEBUG").is_ok() && !w.open.is_empty() {
         for l in lines
             .iter()
@@ -462,24 +462,106 @@ fn finish(agent: usize, w: &mut W, lines: &mut Vec<String>) {
     );
 }
 
-/// Runs a compiled tree (state type `S`) through `episode`; one line per
-/// agent tick, then one per final reset.
-pub fn drive<S>(
+/// The log lock: a test that failed while holding it already reported.
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Runs a compiled tree (state type `S`) through `episode`, agents in index
+/// order; one line per agent tick, then one per final reset.
+pub fn drive<S: bt::BehaviorTree + Send>(
     episode: &Episode,
     make: fn() -> S,
-    mut tick: impl FnMut(&mut S, &mut W, &Cx) -> Result<Status, (usize, Status)>,
-    mut reset: impl FnMut(&mut S, &mut W, &Cx),
+    tick: impl Fn(&mut S, &mut W, &Cx) -> Result<Status, (usize, Status)> + Sync,
+    reset: impl Fn(&mut S, &mut W, &Cx) + Sync,
 ) -> Vec<String> {
-    let mut agents: Vec<(W, S)> = episode.seeds.iter().map(|&s| (W::new(s), make())).collect();
-    let mut lines = Vec::new();
+    drive_in(episode, &Order::Index, make, tick, reset).lines
+}
+
+/// In what order [`drive_in`] ticks each tick's agents.
+#[derive(Clone, Debug)]
+pub enum Order {
+    /// Index order.
+    Index,
+    /// The order given for each tick (a permutation of the agents).
+    Given(Vec<Vec<usize>>),
+    /// By a [`bt::batch::Batch`] with these blocks and regrouping.
+    Batch {
+        /// Agents per block.
+        block: usize,
+        /// Calls between groupings.
+        regroup_every: u32,
+    },
+    /// By a [`bt::batch::Batch`] on rayon's pool, with these blocks (the
+    /// orders then say only which agents ticked).
+    ParBatch {
+        /// Agents per block.
+        block: usize,
+    },
+}
+
+/// What [`drive_in`] saw.
+pub struct Driven {
+    /// One line per agent tick, agents in index order within each tick,
+    /// then one per final reset.
+    pub lines: Vec<String>,
+    /// Per tick, the agents in the order they ticked.
+    pub orders: Vec<Vec<usize>>,
+    /// Per tick, each agent's resume node before the tick
+    /// ([`bt::batch::resume_node`]).
+    pub resumed: Vec<Vec<Option<usize>>>,
+}
+
+/// One agent of [`drive_in`]: its world, its tree, and its line of the
+/// current tick.
+struct Driving<S> {
+    w: W,
+    state: S,
+    line: String,
+}
+
+/// Runs a compiled tree (state type `S`) through `episode`, each tick's
+/// agents in `order`: what [`drive`] does, in any order.
+pub fn drive_in<S: bt::BehaviorTree + Send>(
+    episode: &Episode,
+    order: &Order,
+    make: fn() -> S,
+    tick: impl Fn(&mut S, &mut W, &Cx) -> Result<Status, (usize, Status)> + Sync,
+    reset: impl Fn(&mut S, &mut W, &Cx) + Sync,
+) -> Driven {
+    let mut agents: Vec<Driving<S>> = episode
+        .seeds
+        .iter()
+        .map(|&s| Driving {
+            w: W::new(s),
+            state: make(),
+            line: String::new(),
+        })
+        .collect();
+    let mut batch = match *order {
+        Order::Batch {
+            block,
+            regroup_every,
+        } => bt::batch::Batch::new()
+            .block(block)
+            .regroup_every(regroup_every),
+        Order::ParBatch { block } => bt::batch::Batch::new().block(block),
+        _ => bt::batch::Batch::new(),
+    };
+    let mut driven = Driven {
+        lines: Vec::new(),
+        orders: Vec::new(),
+        resumed: Vec::new(),
+    };
     for (t, (now, steps)) in episode.ticks.iter().enumerate() {
-        for (i, (step, (w, state))) in steps.iter().zip(&mut agents).enumerate() {
+        let step = |i: usize, agent: &mut Driving<S>| {
+            let Driving { w, state, line } = agent;
             let recorder = if episode.hooks {
                 w.hooked_recorder(t)
             } else {
                 w.recorder()
             };
-            let what = match *step {
+            let what = match steps[i] {
                 Step::Tick(d, s) => {
                     let cx = Ctx::new(*now, 0.1)
                         .flags(F::from_bits_truncate(d))
@@ -493,16 +575,49 @@ pub fn drive<S>(
                     "reset".into()
                 }
             };
-            let events = w.take();
-            lines.push(line(t, i, what, events));
+            *line = line_of(t, i, what, w.take());
+        };
+        driven.resumed.push(
+            agents
+                .iter()
+                .map(|a| bt::batch::resume_node(&a.state))
+                .collect(),
+        );
+        let ticked = Mutex::new(Vec::with_capacity(agents.len()));
+        let ordered = |i: usize, agent: &mut Driving<S>| {
+            lock(&ticked).push(i);
+            step(i, agent);
+        };
+        match order {
+            Order::Index => agents
+                .iter_mut()
+                .enumerate()
+                .for_each(|(i, a)| ordered(i, a)),
+            Order::Given(orders) => {
+                for &i in &orders[t] {
+                    ordered(i, &mut agents[i]);
+                }
+            }
+            Order::Batch { .. } => batch.tick(&mut agents, |a| &a.state, &ordered),
+            Order::ParBatch { .. } => batch.par_tick(&mut agents, |a| &a.state, ordered),
         }
+        driven
+            .orders
+            .push(ticked.into_inner().unwrap_or_else(PoisonError::into_inner));
+        driven
+            .lines
+            .extend(agents.iter_mut().map(|a| std::mem::take(&mut a.line)));
     }
-    for (i, (w, state)) in agents.iter_mut().enumerate() {
-        let recorder = w.recorder();
-        reset(state, w, &Ctx::new(0.0, 0.1).trace(&recorder));
-        finish(i, w, &mut lines);
+    for (i, agent) in agents.iter_mut().enumerate() {
+        let recorder = agent.w.recorder();
+        reset(
+            &mut agent.state,
+            &mut agent.w,
+            &Ctx::new(0.0, 0.1).trace(&recorder),
+        );
+        finish(i, &mut agent.w, &mut driven.lines);
     }
-    lines
+    driven
 }
 
 /// The interpreter's host: the same world, reached by parsing each
@@ -724,7 +839,7 @@ pub fn interpret_edited(
                 );
                 *state = fresh;
                 let events = w.take();
-                lines.push(line(t, i, "migrate".into(), events));
+                lines.push(line_of(t, i, "migrate".into(), events));
             }
             tree = new;
             shared = new_shared;
@@ -754,7 +869,7 @@ pub fn interpret_edited(
             };
             *runs = host.runs;
             let events = w.take();
-            lines.push(line(t, i, what, events));
+            lines.push(line_of(t, i, what, events));
         }
     }
     for (i, (w, runs, state)) in agents.iter_mut().enumerate() {

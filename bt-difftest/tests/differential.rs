@@ -3,14 +3,16 @@
 
 use bt_compiler::interpret::Program;
 use bt_compiler::kinds::KINDS;
-use bt_difftest::{Episode, interpret};
+use bt_difftest::{Driven, Episode, Order, interpret};
 use trees::{CASES, SEED, SOURCE};
 
 /// The generated trees; a tree that ignores its world is legal.
 #[allow(unused_variables)]
 mod trees {
     use bt::Trace;
-    use bt_difftest::{Ctx, Episode, F, L, Runner, W, drive, outcome};
+    use bt_difftest::{
+        Ctx, Driven, Episode, F, L, Order, OrderedRunner, Runner, W, drive, drive_in, outcome,
+    };
     include!(concat!(env!("OUT_DIR"), "/trees.rs"));
 }
 
@@ -226,6 +228,125 @@ fn compiled_trees_match_the_interpreter() {
         );
     }
     println!("{checked} runs compared; lines with: {seen:?}");
+}
+
+/// The first line where two runs differ, with the tree, for a failure.
+fn first_difference(name: &str, what: &str, expected: &[String], got: &[String]) {
+    if let Some(at) = (0..expected.len().max(got.len())).find(|&i| expected.get(i) != got.get(i)) {
+        let tree = SOURCE
+            .split("tree ")
+            .find(|t| t.starts_with(&format!("{name}(")))
+            .unwrap_or("");
+        panic!(
+            "tree {name} (seed {SEED}), {what}, differs at line {at}:\n\
+             expected: {:?}\ngot:      {:?}\ntree {tree}",
+            expected.get(at),
+            got.get(at)
+        );
+    }
+}
+
+/// The order a batch of `agents` agents in blocks of `block` takes when
+/// it groups: per block, by resume node (idle last), index order among
+/// equals.
+fn grouped_order(resumed: &[Option<usize>], block: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..resumed.len()).collect();
+    for chunk in order.chunks_mut(block) {
+        chunk.sort_by_key(|&i| resumed[i].unwrap_or(usize::MAX));
+    }
+    order
+}
+
+/// Ticking agents in batches grouped by where their trees resume
+/// (`bt::batch::Batch`): each tick's order is the documented one (grouped
+/// when a grouping is due, the last order otherwise), and every call, trace
+/// event and status is what ticking the agents one at a time in that order
+/// gives; for trees whose agents share nothing, what index order gives.
+#[test]
+fn batched_ticking_matches_ticking_agents_one_at_a_time() {
+    let (agents, ticks, block) = (23, 24, 5);
+    let mut checked = 0;
+    let mut reordered = 0;
+    for (index, &(name, shared, run)) in trees::ORDERED.iter().enumerate() {
+        for e in 0..2u64 {
+            let episode = Episode::new(SEED ^ ((index as u64) << 20) ^ (e << 8), agents, ticks);
+            let episode = if e == 1 { episode.hooked() } else { episode };
+            let regroup_every = [1, 3][e as usize];
+            let batched = run(
+                &episode,
+                &Order::Batch {
+                    block,
+                    regroup_every,
+                },
+            );
+            let Driven {
+                orders, resumed, ..
+            } = &batched;
+            for (t, order) in orders.iter().enumerate() {
+                let expected = if t % regroup_every as usize == 0 {
+                    grouped_order(&resumed[t], block)
+                } else {
+                    orders[t - 1].clone()
+                };
+                assert_eq!(order, &expected, "tree {name}, tick {t}: the batch's order");
+                reordered += usize::from(order.windows(2).any(|w| w[0] > w[1]));
+            }
+            let one_at_a_time = run(&episode, &Order::Given(orders.clone()));
+            first_difference(
+                name,
+                "one at a time in the batch's order",
+                &one_at_a_time.lines,
+                &batched.lines,
+            );
+            if !shared {
+                let in_index_order = run(&episode, &Order::Index);
+                first_difference(
+                    name,
+                    "in index order",
+                    &in_index_order.lines,
+                    &batched.lines,
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 600, "only {checked} runs");
+    // Most ticks of most runs put some agent before one of lower index.
+    assert!(
+        reordered >= checked * ticks / 2,
+        "only {reordered} ticks reordered"
+    );
+    println!("{checked} batched runs compared, {reordered} ticks reordered");
+}
+
+/// `Batch::par_tick`, blocks at once on rayon's pool: every agent ticks
+/// once per tick, and for trees whose agents share nothing, every call,
+/// trace event and status is what index order gives. (Agents that share
+/// gates meet in an order that depends on the threads; they still end
+/// every leaf run they start, which the driver checks.)
+#[test]
+fn batched_ticking_on_threads_matches_ticking_agents_one_at_a_time() {
+    let (agents, ticks, block) = (40, 20, 3);
+    let mut checked = 0;
+    for (index, &(name, shared, run)) in trees::ORDERED.iter().enumerate() {
+        let episode = Episode::new(SEED ^ ((index as u64) << 20) ^ 0xba7c, agents, ticks);
+        let batched = run(&episode, &Order::ParBatch { block });
+        for (t, order) in batched.orders.iter().enumerate() {
+            let mut sorted = order.clone();
+            sorted.sort_unstable();
+            assert_eq!(
+                sorted,
+                (0..agents).collect::<Vec<_>>(),
+                "tree {name}, tick {t}"
+            );
+        }
+        if !shared {
+            let in_index_order = run(&episode, &Order::Index);
+            first_difference(name, "on threads", &in_index_order.lines, &batched.lines);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 200, "only {checked} runs");
 }
 
 #[test]

@@ -18,6 +18,7 @@
 //! | [Debugging](debugging) | the active path, traces and the tracer. |
 //! | [Views and recording](views_and_recording) | BehaviorTree.CPP XML, Mermaid, DOT, `.btlog`, JSON lines and the page. |
 //! | [Synchronized trees](synchronized) | gates, global cooldowns, rendezvous and monitors shared across agents. |
+//! | [Ticking many agents](many_agents) | in order, on rayon's pool, and in batches grouped by where trees resume. |
 //! | [Deferred requests](requests) | actions served by another system, in batches. |
 //! | [Future leaves](futures) | actions that are Rust futures, polled once per tick, cancelled by dropping. |
 //! | [BehaviorTree.CPP's catalog](btcpp_catalog) | its node names here, and where semantics differ. |
@@ -41,6 +42,7 @@ pub mod halting;
 pub mod header;
 pub mod labels;
 pub mod leaves;
+pub mod many_agents;
 pub mod named_counts;
 pub mod requests;
 pub mod saving;

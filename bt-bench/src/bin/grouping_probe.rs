@@ -2,12 +2,13 @@
 //! measured before building it (`ASSEMBLY.md`, "Ticking agents grouped by
 //! where their trees resume").
 //!
-//! Three ways to tick the same population of the guard or the large tree:
+//! Ways to tick the same population of the guard or the large tree:
 //! `per-agent` (the `behavior_tree!` tree, agents in index order),
 //! `grouped` (the same tree; in blocks of `block` consecutive agents, each
 //! agent's resume node is found, the deepest node of its active path by
 //! `BehaviorTree::visit_active`, and the block is ticked ordered by it, a
-//! counting sort) and `hand-written` (index order). Every agent is ticked
+//! counting sort), `batched` (what shipped: `bt::batch::Batch`, grouped every
+//! 8 ticks; `run` only) and `hand-written` (index order). Every agent is ticked
 //! once per tick either way, and the probe checks that the grouped states
 //! and agents end as the per-agent ones do.
 //!
@@ -17,7 +18,7 @@
 //! # grouping's own cost), every scenario
 //! target/release/grouping_probe compare <guard|large> <agents> <ticks> [block]
 //! # one way only, for `valgrind --tool=cachegrind --branch-sim=yes`
-//! target/release/grouping_probe run <guard|large> <scenario> <per-agent|grouped|hand-written> <agents> <ticks> [block]
+//! target/release/grouping_probe run <guard|large> <scenario> <per-agent|grouped|batched|hand-written> <agents> <ticks> [block]
 //! ```
 
 use bt::{BehaviorTree, Status};
@@ -234,13 +235,28 @@ fn run<P: Pair>(scenario: Scenario, how: &str, n: usize, ticks: u32, block: usiz
                 grouped::<P>(&mut g, &mut s, &mut agents);
             }
         }
+        "batched" => {
+            // `bt::batch::Batch` as shipped: grouped every 8 ticks.
+            let mut s: Vec<P::Ours> = (0..n).map(|_| P::Ours::default()).collect();
+            let mut batch = bt::batch::Batch::with_capacity::<P::Ours>(n).block(block);
+            for _ in 0..ticks {
+                batch.tick(
+                    &mut s,
+                    |s| s,
+                    |i, s| {
+                        black_box(P::ours(s, &mut agents[i]));
+                        agents[i].advance();
+                    },
+                );
+            }
+        }
         "hand-written" => {
             let mut s: Vec<P::Hand> = (0..n).map(|_| P::Hand::default()).collect();
             for _ in 0..ticks {
                 hand::<P>(&mut s, &mut agents);
             }
         }
-        _ => panic!("ways: per-agent, grouped, hand-written"),
+        _ => panic!("ways: per-agent, grouped, batched, hand-written"),
     }
     println!("{}", agents.iter().map(|a| a.sum).fold(0u64, |x, s| x ^ s));
 }
