@@ -309,7 +309,9 @@ fn report(dir: &Path) -> String {
          4,096, the grouping redone every 8 ticks or every tick.\n\
          - **bt ∥**, **hand ∥**: one agent after another on rayon's pool (`bt::parallel::for_each_parallel`,\n\
          4,096 agents per task); **batched ∥**: `Batch::par_tick`, grouped every 8 ticks.\n\
-         - `hand / x`: how many times as fast as hand-written per agent `x` is (above 1: faster).\n\n",
+         - `hand / x`: how many times as fast as hand-written per agent `x` is (above 1: faster).\n\n\
+         Where grouping pays and where it does not, with instruction, branch and cache-miss counts, is in\n\
+         `ASSEMBLY.md`, \"Ticking in batches: built (`bt::batch`), and where it pays\".\n\n",
     );
     writeln!(
         o,

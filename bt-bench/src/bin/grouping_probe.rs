@@ -8,7 +8,9 @@
 //! agent's resume node is found, the deepest node of its active path by
 //! `BehaviorTree::visit_active`, and the block is ticked ordered by it, a
 //! counting sort), `batched` (what shipped: `bt::batch::Batch`, grouped every
-//! 8 ticks; `run` only) and `hand-written` (index order). Every agent is ticked
+//! 8 ticks) and `hand-written` (index order); `run` also takes
+//! `per-agent-pairs`, `batched-pairs` and `hand-written-pairs`, the states
+//! and agents in one `Vec` of pairs as `benches/batch.rs` keeps them. Every agent is ticked
 //! once per tick either way, and the probe checks that the grouped states
 //! and agents end as the per-agent ones do.
 //!
@@ -129,6 +131,50 @@ fn hand<P: Pair>(states: &mut [P::Hand], agents: &mut [Agent]) {
     }
 }
 
+/// [`per_agent`] over `(state, agent)` pairs.
+#[inline(never)]
+fn per_agent_pairs<P: Pair>(pairs: &mut [(P::Ours, Agent)]) {
+    for (s, a) in pairs {
+        black_box(P::ours(s, a));
+        a.advance();
+    }
+}
+
+/// [`hand`] over `(state, agent)` pairs.
+#[inline(never)]
+fn hand_pairs<P: Pair>(pairs: &mut [(P::Hand, Agent)]) {
+    for (s, a) in pairs {
+        black_box(P::hand(s, a));
+        a.advance();
+    }
+}
+
+/// [`batched`] over `(state, agent)` pairs.
+#[inline(never)]
+fn batched_pairs<P: Pair>(batch: &mut bt::batch::Batch, pairs: &mut [(P::Ours, Agent)]) {
+    batch.tick(
+        pairs,
+        |(s, _)| s,
+        |_, (s, a)| {
+            black_box(P::ours(s, a));
+            a.advance();
+        },
+    );
+}
+
+/// Ticks every agent once with `bt::batch::Batch` as shipped.
+#[inline(never)]
+fn batched<P: Pair>(batch: &mut bt::batch::Batch, states: &mut [P::Ours], agents: &mut [Agent]) {
+    batch.tick(
+        states,
+        |s| s,
+        |i, s| {
+            black_box(P::ours(s, &mut agents[i]));
+            agents[i].advance();
+        },
+    );
+}
+
 /// Ticks every agent once, block by block, each block in the order of
 /// its agents' resume nodes; returns the seconds spent grouping.
 #[inline(never)]
@@ -157,18 +203,21 @@ fn scenario(name: &str) -> Scenario {
 
 fn compare<P: Pair>(tree: &str, n: usize, ticks: u32, block: usize) {
     println!(
-        "| tree | scenario | agents | per-agent | grouped | ticking only | grouping only | hand-written | per-agent / grouped | hand / grouped | groups per block |"
+        "| tree | scenario | agents | per-agent | grouped | ticking only | grouping only | batched | hand-written | per-agent / grouped | hand / grouped | per-agent / batched | hand / batched | groups per block |"
     );
-    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for scenario in Scenario::ALL {
         let mut a1 = Agent::many(n, scenario);
         let mut a2 = Agent::many(n, scenario);
         let mut a3 = Agent::many(n, scenario);
+        let mut a4 = Agent::many(n, scenario);
+        let mut s4: Vec<P::Ours> = (0..n).map(|_| P::Ours::default()).collect();
+        let mut batch = bt::batch::Batch::with_capacity::<P::Ours>(n).block(block);
         let mut s1: Vec<P::Ours> = (0..n).map(|_| P::Ours::default()).collect();
         let mut s2: Vec<P::Ours> = (0..n).map(|_| P::Ours::default()).collect();
         let mut s3: Vec<P::Hand> = (0..n).map(|_| P::Hand::default()).collect();
         let mut g = Grouping::new::<P::Ours>(block);
-        let (mut t1, mut t2, mut tg, mut t3) = (0.0, 0.0, 0.0, 0.0);
+        let (mut t1, mut t2, mut tg, mut t3, mut t4) = (0.0, 0.0, 0.0, 0.0, 0.0);
         // The first ticks warm up (and leave the start, where every agent
         // is idle); the three ways alternate, tick by tick.
         let warm = 5;
@@ -182,8 +231,11 @@ fn compare<P: Pair>(tree: &str, n: usize, ticks: u32, block: usize) {
             let t = Instant::now();
             hand::<P>(&mut s3, &mut a3);
             let e3 = t.elapsed().as_secs_f64();
+            let t = Instant::now();
+            batched::<P>(&mut batch, &mut s4, &mut a4);
+            let e4 = t.elapsed().as_secs_f64();
             if round >= warm {
-                (t1, t2, tg, t3) = (t1 + e1, t2 + e2, tg + eg, t3 + e3);
+                (t1, t2, tg, t3, t4) = (t1 + e1, t2 + e2, tg + eg, t3 + e3, t4 + e4);
             }
         }
         let same = s1
@@ -195,6 +247,12 @@ fn compare<P: Pair>(tree: &str, n: usize, ticks: u32, block: usize) {
                 .zip(&a2)
                 .all(|(a, b)| (a.sum, a.calls, a.halts) == (b.sum, b.calls, b.halts));
         assert!(same, "grouped ticking ends where per-agent ticking does");
+        assert!(
+            a1.iter()
+                .zip(&a4)
+                .all(|(a, b)| (a.sum, a.calls, a.halts) == (b.sum, b.calls, b.halts)),
+            "batched ticking ends where per-agent ticking does"
+        );
         let mut groups = 0;
         for sb in s2.chunks(block) {
             let mut seen = vec![false; P::Ours::NODES.len() + 1];
@@ -205,15 +263,18 @@ fn compare<P: Pair>(tree: &str, n: usize, ticks: u32, block: usize) {
         }
         let per = |t: f64| t / (f64::from(ticks) * n as f64) * 1e9;
         println!(
-            "| {tree} | {} | {n} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.1} |",
+            "| {tree} | {} | {n} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.1} |",
             scenario.name(),
             per(t1),
             per(t2),
             per(t2 - tg),
             per(tg),
+            per(t4),
             per(t3),
             t1 / t2,
             t3 / t2,
+            t1 / t4,
+            t3 / t4,
             groups as f64 / n.div_ceil(block) as f64,
         );
     }
@@ -240,15 +301,30 @@ fn run<P: Pair>(scenario: Scenario, how: &str, n: usize, ticks: u32, block: usiz
             let mut s: Vec<P::Ours> = (0..n).map(|_| P::Ours::default()).collect();
             let mut batch = bt::batch::Batch::with_capacity::<P::Ours>(n).block(block);
             for _ in 0..ticks {
-                batch.tick(
-                    &mut s,
-                    |s| s,
-                    |i, s| {
-                        black_box(P::ours(s, &mut agents[i]));
-                        agents[i].advance();
-                    },
-                );
+                batched::<P>(&mut batch, &mut s, &mut agents);
             }
+        }
+        // `(state, agent)` pairs in one `Vec`, as `benches/batch.rs` keeps them.
+        "per-agent-pairs" | "batched-pairs" | "hand-written-pairs" => {
+            let mut ours: Vec<(P::Ours, Agent)> = (0..n as u32)
+                .map(|id| (P::Ours::default(), Agent::new(id, scenario)))
+                .collect();
+            let mut hand: Vec<(P::Hand, Agent)> = (0..n as u32)
+                .map(|id| (P::Hand::default(), Agent::new(id, scenario)))
+                .collect();
+            let mut batch = bt::batch::Batch::with_capacity::<P::Ours>(n).block(block);
+            for _ in 0..ticks {
+                match how {
+                    "per-agent-pairs" => per_agent_pairs::<P>(&mut ours),
+                    "batched-pairs" => batched_pairs::<P>(&mut batch, &mut ours),
+                    _ => hand_pairs::<P>(&mut hand),
+                }
+            }
+            agents = if how == "hand-written-pairs" {
+                hand.into_iter().map(|(_, a)| a).collect()
+            } else {
+                ours.into_iter().map(|(_, a)| a).collect()
+            };
         }
         "hand-written" => {
             let mut s: Vec<P::Hand> = (0..n).map(|_| P::Hand::default()).collect();
@@ -256,7 +332,9 @@ fn run<P: Pair>(scenario: Scenario, how: &str, n: usize, ticks: u32, block: usiz
                 hand::<P>(&mut s, &mut agents);
             }
         }
-        _ => panic!("ways: per-agent, grouped, batched, hand-written"),
+        _ => panic!(
+            "ways: per-agent, grouped, batched, hand-written, per-agent-pairs, batched-pairs, hand-written-pairs"
+        ),
     }
     println!("{}", agents.iter().map(|a| a.sum).fold(0u64, |x, s| x ^ s));
 }
