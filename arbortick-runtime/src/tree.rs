@@ -15,6 +15,10 @@ use crate::view::TreeView;
 /// because their parameters are those of the tree header; this trait carries
 /// what every tree shares: its name, node table and state size, and a walk
 /// over the nodes an agent is currently running.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a tree declared with `behavior_tree!`",
+    label = "not a tree"
+)]
 pub trait BehaviorTree: Default + Clone + core::fmt::Debug {
     /// The tree's name as written in its header.
     const NAME: &'static str;
@@ -130,6 +134,11 @@ fn write_active<W: core::fmt::Write>(out: &mut W, node: ActiveNode, now: f64) ->
 ///
 /// Implemented by every generated tree; used by generated code.
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is called as a subtree, but is not a tree declared with `behavior_tree!`",
+    label = "not a tree",
+    note = "a subtree call `Name(args)` names a tree; a stateful leaf is written with braces, `Name {{ field: value }}` (a leaf that is a tuple struct needs a named field)"
+)]
 pub trait Embed {
     /// State while the tree runs.
     type Active: Default + Clone + core::fmt::Debug;

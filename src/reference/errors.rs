@@ -75,6 +75,7 @@
 //! | an action that is not a `Status`, an instant that is not an `Outcome`, a score that is not a number, flags of the wrong type | rustc: mismatched types, on your expression | `action_wrong_type`, `instant_wrong_type`, `scored_guard_not_a_number`, `flag_precondition_not_flags` |
 //! | a type used as a leaf that is not one | rustc: `Wander` is not a leaf of `Agent` (with a note naming `bt::Leaf` and `bt::future::FutureLeaf`), on the type | `leaf_type_not_a_leaf` |
 //! | a subtree called with the wrong arguments | rustc: this method takes 2 arguments but 1 argument was supplied, in your parentheses | `subtree_wrong_arguments` |
+//! | a type that is not a tree where a tree is expected (`bt::batch::resume_node`, `Batch::with_capacity`, a recorder) | rustc: `Wait` is not a tree declared with `behavior_tree!`, on the value (called as a subtree, `Wait(3)` in a tree: `Wait` is called as a subtree, but is not a tree, with a note that a stateful leaf is written with braces, once per place the tree's state holds it) | `not_a_tree` |
 //! | a `switch` that misses a case | rustc: non-exhaustive patterns | `switch_not_exhaustive` |
 //! | a `switch_eq` without a last `_ =>` arm, or with another one before it | needs a last arm `_ => ..` / takes one `_ =>` arm, the last | `switch_eq_without_a_default` |
 //! | a name that is not in scope | rustc: cannot find value, on your token (generated locals are invisible to your code) | `unknown_binding`, `role_outside_rendezvous`, `when_let_binding_outside_body`, `generated_locals_are_hidden` |
