@@ -4,11 +4,11 @@
 //! the plainest way to tick a population is a loop over `(state, agent)`
 //! pairs. Three helpers tick a slice for you:
 //!
-//! - [`parallel::for_each_in_order`](crate::parallel::for_each_in_order):
+//! - [`parallel::for_each_in_order`]:
 //!   index order, on this thread;
-//! - [`parallel::for_each_parallel`](crate::parallel::for_each_parallel)
+//! - [`parallel::for_each_parallel`]
 //!   (feature `rayon`): on rayon's thread pool;
-//! - [`batch::Batch`](crate::batch::Batch): in batches grouped by where
+//! - [`batch::Batch`]: in batches grouped by where
 //!   each agent's tree resumes, on this thread or (feature `rayon`,
 //!   [`par_tick`](crate::batch::Batch::par_tick)) on the pool.
 //!
@@ -19,7 +19,7 @@
 //! order among equals. The grouping is redone every 8 calls (it stays
 //! nearly right while a fraction of agents change branch), and
 //! [`order`](crate::batch::Batch::order) says what it is. The rules are in
-//! [`batch`](crate::batch).
+//! [`batch`].
 //!
 //! ```
 //! use bt::{batch::Batch, prelude::*};
