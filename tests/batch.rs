@@ -225,3 +225,48 @@ fn a_batch_on_threads_ends_where_ticking_one_at_a_time_does() {
         (1..=4).map(ran).collect::<Vec<_>>()
     );
 }
+
+#[test]
+fn one_batch_can_tick_populations_of_different_trees() {
+    // The same number of agents, first of a 3-node tree, then of a larger
+    // one: every agent of each ticks once per call.
+    let mut legs: Vec<(Legs, Mover)> = (0..100)
+        .map(|id| {
+            (
+                Legs::default(),
+                Mover {
+                    id,
+                    ..Mover::default()
+                },
+            )
+        })
+        .collect();
+    let mut bodies = movers(100);
+    let mut batch = Batch::new().block(4).regroup_every(1000);
+    for _ in 0..3 {
+        for population in 0..2 {
+            let mut ticked = vec![0; 100];
+            if population == 0 {
+                batch.tick(
+                    &mut legs,
+                    |(tree, _)| tree,
+                    |i, (tree, me)| {
+                        ticked[i] += 1;
+                        tree.tick(me);
+                    },
+                );
+            } else {
+                batch.tick(
+                    &mut bodies,
+                    |(tree, _)| tree,
+                    |i, (tree, me)| {
+                        ticked[i] += 1;
+                        tree.tick(me);
+                    },
+                );
+            }
+            assert_eq!(ticked, vec![1; 100], "population {population}");
+        }
+    }
+    assert!(Body::NODES.len() > Legs::NODES.len());
+}

@@ -28,7 +28,7 @@
 //!   grouping: node ids ascending (the tree's depth-first order), idle
 //!   trees last, items with the same node in index order. The grouping is
 //!   redone every [`regroup_every`](Batch::regroup_every) calls (8 unless
-//!   set), when the number of items changes, and after
+//!   set), when the number of items or the tree changes, and after
 //!   [`regroup`](Batch::regroup); in between, the last order is kept, since
 //!   it stays nearly right when a fraction of agents change branch.
 //! - [`order`](Batch::order) gives the order the next call (or the last,
@@ -108,8 +108,9 @@ pub struct Batch {
     regroup_every: u32,
     /// Calls since the last grouping.
     since_grouped: u32,
-    /// The number of items the order was made for (`None`: no order yet).
-    grouped: Option<usize>,
+    /// The number of items the order was made for, and the counters per
+    /// block of their tree (`None`: no order yet).
+    grouped: Option<(usize, usize)>,
     /// Per item: the index within its block of the item ticked at this
     /// place.
     order: Vec<u32>,
@@ -190,7 +191,7 @@ impl Batch {
     /// call ticks them while no regrouping is due. Empty before the first
     /// call.
     pub fn order(&self) -> impl ExactSizeIterator<Item = usize> + '_ {
-        let n = self.grouped.unwrap_or(0);
+        let n = self.grouped.map_or(0, |(items, _)| items);
         let block = self.block;
         self.order[..n]
             .iter()
@@ -217,12 +218,14 @@ impl Batch {
         self.reserved = (self.reserved.0.max(items), width);
     }
 
-    /// Whether this call groups the items: makes room if so.
+    /// Whether this call groups the items (due, or another number of items
+    /// or another tree than the last order was made for): makes room if so.
     fn start<T: BehaviorTree>(&mut self, items: usize) -> bool {
-        let due = self.grouped != Some(items) || self.since_grouped >= self.regroup_every;
+        let grouped = Some((items, T::NODES.len() + 2));
+        let due = self.grouped != grouped || self.since_grouped >= self.regroup_every;
         if due {
             self.reserve::<T>(items);
-            self.grouped = Some(items);
+            self.grouped = grouped;
             self.since_grouped = 0;
         }
         self.since_grouped += 1;
