@@ -122,7 +122,7 @@ fn a_batch_ticks_every_agent_once_at_any_size() {
     for n in [0, 1, 2, 7, 64, 1000] {
         for block in [1, 3, 64, 4096] {
             let (mut expected, mut got) = (movers(n), movers(n));
-            let mut batch = Batch::new().block(block).regroup_every(2);
+            let mut batch = Batch::new().block(block).regroup_every(2).min_groups(1);
             assert_eq!(batch.order().len(), 0, "no order before the first call");
             for _ in 0..12 {
                 tick_each(&mut expected);
@@ -161,8 +161,8 @@ fn step(batch: &mut Batch, agents: &mut [(Body, Mover)]) -> Vec<usize> {
     ticked
 }
 
-/// The documented order: per block, by resume node (idle last), index
-/// order among equals.
+/// The documented order with `min_groups(1)`: per block, by resume node
+/// (idle last), index order among equals.
 fn grouped(agents: &[(Body, Mover)], block: usize) -> Vec<usize> {
     let mut order: Vec<usize> = (0..agents.len()).collect();
     for chunk in order.chunks_mut(block) {
@@ -174,7 +174,7 @@ fn grouped(agents: &[(Body, Mover)], block: usize) -> Vec<usize> {
 #[test]
 fn a_batch_groups_again_when_asked_and_when_the_population_changes() {
     let mut agents = movers(10);
-    let mut batch = Batch::new().block(4).regroup_every(1000);
+    let mut batch = Batch::new().block(4).regroup_every(1000).min_groups(1);
     let first = step(&mut batch, &mut agents);
     assert_eq!(first, (0..10).collect::<Vec<_>>(), "all idle: index order");
     // Not due: the same order.
@@ -205,7 +205,8 @@ fn a_batch_on_threads_ends_where_ticking_one_at_a_time_does() {
     let (mut expected, mut got) = (movers(20_000), movers(20_000));
     let mut batch = Batch::with_capacity::<Body>(got.len())
         .block(500)
-        .regroup_every(3);
+        .regroup_every(3)
+        .min_groups(1);
     for _ in 0..30 {
         tick_each(&mut expected);
         batch.par_tick(
@@ -269,4 +270,39 @@ fn one_batch_can_tick_populations_of_different_trees() {
         }
     }
     assert!(Body::NODES.len() > Legs::NODES.len());
+}
+
+#[test]
+fn a_block_over_fewer_resume_nodes_than_min_groups_keeps_index_order() {
+    // After one tick, even agents resume in 'walk and odd ones in 'listen:
+    // two nodes per block.
+    let mut agents = movers(12);
+    for (body, me) in &mut agents {
+        body.tick(me);
+    }
+    let nodes = |agents: &[(Body, Mover)]| {
+        let mut nodes: Vec<_> = agents.iter().map(|(b, _)| resume_node(b)).collect();
+        nodes.sort_unstable();
+        nodes.dedup();
+        nodes
+    };
+    assert_eq!(nodes(&agents), [Some(node("walk")), Some(node("listen"))]);
+    for (min_groups, grouped) in [(3, false), (2, true), (1, true)] {
+        let mut batch = Batch::new().block(6).min_groups(min_groups);
+        let expected = if grouped {
+            vec![0, 2, 4, 1, 3, 5, 6, 8, 10, 7, 9, 11]
+        } else {
+            (0..12).collect()
+        };
+        let mut copy: Vec<(Body, Mover)> = agents.clone();
+        assert_eq!(
+            step(&mut batch, &mut copy),
+            expected,
+            "min_groups {min_groups}"
+        );
+        assert_eq!(batch.order().collect::<Vec<_>>(), expected);
+    }
+    // The default is 16.
+    let mut batch = Batch::new().block(6);
+    assert_eq!(step(&mut batch, &mut agents), (0..12).collect::<Vec<_>>());
 }

@@ -26,7 +26,10 @@
 //!   ([`block`](Batch::block) items each, 4,096 unless set).
 //! - Within a block, items are ordered by their resume node as of the last
 //!   grouping: node ids ascending (the tree's depth-first order), idle
-//!   trees last, items with the same node in index order. The grouping is
+//!   trees last, items with the same node in index order. A block whose
+//!   items resume in fewer than [`min_groups`](Batch::min_groups) nodes
+//!   (16 unless set) keeps index order: a few paths are predicted as well
+//!   in any order, and grouping them costs more than it saves. The grouping is
 //!   redone every [`regroup_every`](Batch::regroup_every) calls (8 unless
 //!   set), when the number of items or the tree changes, and after
 //!   [`regroup`](Batch::regroup); in between, the last order is kept, since
@@ -106,6 +109,7 @@ fn key<T: BehaviorTree>(state: &T) -> usize {
 pub struct Batch {
     block: usize,
     regroup_every: u32,
+    min_groups: usize,
     /// Calls since the last grouping.
     since_grouped: u32,
     /// The number of items the order was made for, and the counters per
@@ -134,6 +138,8 @@ impl Default for Batch {
 
 /// The default [`Batch::block`].
 const BLOCK: usize = 4096;
+/// The default [`Batch::min_groups`].
+const MIN_GROUPS: usize = 16;
 
 impl Batch {
     /// An empty batch: blocks of 4,096 items, grouped again every 8 calls.
@@ -142,6 +148,7 @@ impl Batch {
         Batch {
             block: BLOCK,
             regroup_every: 8,
+            min_groups: MIN_GROUPS,
             since_grouped: 0,
             grouped: None,
             order: Vec::new(),
@@ -170,6 +177,18 @@ impl Batch {
         // Room for as many items as before, in blocks of the new size.
         let (items, width) = self.reserved;
         self.reserve_counts(items, width);
+        self
+    }
+
+    /// Sets how many resume nodes a block's agents must spread over for
+    /// the block to be ticked grouped (at least 1; 16 unless set): a block
+    /// whose agents resume in fewer nodes is ticked in index order, since
+    /// the processor predicts a few paths as well in any order and
+    /// grouping costs more than it saves (`1` groups every block).
+    #[must_use]
+    pub fn min_groups(mut self, nodes: usize) -> Batch {
+        self.min_groups = nodes.max(1);
+        self.grouped = None;
         self
     }
 
@@ -255,7 +274,14 @@ impl Batch {
                 counts,
                 in_order,
             };
-            run_block(group, b * block, items, &state, scratch, &mut f);
+            run_block(
+                (group, self.min_groups),
+                b * block,
+                items,
+                &state,
+                scratch,
+                &mut f,
+            );
         }
     }
 
@@ -271,7 +297,7 @@ impl Batch {
     {
         use rayon::prelude::*;
         let group = self.start::<T>(items.len());
-        let (block, width) = (self.block, T::NODES.len() + 2);
+        let (block, width, min_groups) = (self.block, T::NODES.len() + 2, self.min_groups);
         items
             .par_chunks_mut(block)
             .zip(self.order.par_chunks_mut(block))
@@ -286,9 +312,14 @@ impl Batch {
                     counts,
                     in_order,
                 };
-                run_block(group, b * block, items, &state, scratch, &mut |i, item| {
-                    f(i, item)
-                });
+                run_block(
+                    (group, min_groups),
+                    b * block,
+                    items,
+                    &state,
+                    scratch,
+                    &mut |i, item| f(i, item),
+                );
             });
     }
 }
@@ -305,15 +336,15 @@ struct Scratch<'a> {
 /// it. `base` is the block's first index.
 #[inline]
 fn run_block<I, T: BehaviorTree>(
-    group: bool,
+    (group, min_groups): (bool, usize),
     base: usize,
     items: &mut [I],
     state: &impl Fn(&I) -> &T,
-    scratch: Scratch<'_>,
+    mut scratch: Scratch<'_>,
     f: &mut impl FnMut(usize, &mut I),
 ) {
     if group {
-        *scratch.in_order = group_block(items, state, scratch.order, scratch.keys, scratch.counts);
+        *scratch.in_order = group_block(items, state, &mut scratch, min_groups);
     }
     if *scratch.in_order {
         for (i, item) in items.iter_mut().enumerate() {
@@ -331,14 +362,20 @@ fn run_block<I, T: BehaviorTree>(
 }
 
 /// Orders one block's items by key into `order` (a counting sort: stable,
-/// so equal keys keep index order); returns whether that is index order.
+/// so equal keys keep index order), or in index order if they resume in
+/// fewer than `min_groups` nodes; returns whether that is index order.
 fn group_block<I, T: BehaviorTree>(
     items: &[I],
     state: &impl Fn(&I) -> &T,
-    order: &mut [u32],
-    keys: &mut [u32],
-    counts: &mut [u32],
+    scratch: &mut Scratch<'_>,
+    min_groups: usize,
 ) -> bool {
+    let Scratch {
+        order,
+        keys,
+        counts,
+        ..
+    } = scratch;
     counts.fill(0);
     let (mut last, mut in_order) = (0, true);
     for (item, k) in items.iter().zip(keys.iter_mut()) {
@@ -347,6 +384,12 @@ fn group_block<I, T: BehaviorTree>(
         counts[key + 1] += 1;
         in_order &= key >= last;
         last = key;
+    }
+    if !in_order && counts.iter().filter(|&&n| n != 0).count() < min_groups {
+        for (i, at) in order[..items.len()].iter_mut().enumerate() {
+            *at = i as u32;
+        }
+        return true;
     }
     for k in 1..counts.len() {
         counts[k] += counts[k - 1];

@@ -491,6 +491,8 @@ pub enum Order {
         block: usize,
         /// Calls between groupings.
         regroup_every: u32,
+        /// Resume nodes a block must spread over to be grouped.
+        min_groups: usize,
     },
     /// By a [`bt::batch::Batch`] on rayon's pool, with these blocks (the
     /// orders then say only which agents ticked).
@@ -542,9 +544,11 @@ pub fn drive_in<S: bt::BehaviorTree + Send>(
         Order::Batch {
             block,
             regroup_every,
+            min_groups,
         } => bt::batch::Batch::new()
             .block(block)
-            .regroup_every(regroup_every),
+            .regroup_every(regroup_every)
+            .min_groups(min_groups),
         Order::ParBatch { block } => bt::batch::Batch::new().block(block),
         _ => bt::batch::Batch::new(),
     };

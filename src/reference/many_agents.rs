@@ -16,7 +16,9 @@
 //! agent as ticking it alone; only the order across agents differs. Within
 //! each block of 4,096 consecutive agents, those whose trees resume in the
 //! same node tick back to back: node ids ascending, idle trees last, index
-//! order among equals. The grouping is redone every 8 calls (it stays
+//! order among equals (a block whose agents resume in fewer than 16 nodes
+//! keeps index order, unless [`min_groups`](crate::batch::Batch::min_groups)
+//! says otherwise). The grouping is redone every 8 calls (it stays
 //! nearly right while a fraction of agents change branch), and
 //! [`order`](crate::batch::Batch::order) says what it is. The rules are in
 //! [`batch`].
@@ -47,7 +49,9 @@
 //! };
 //! let (mut one_by_one, mut batched) = (population(10_000), population(10_000));
 //! // Scratch space for 10,000 agents: no call allocates after this.
-//! let mut batch = Batch::with_capacity::<Walk>(batched.len());
+//! // This tree has two places to resume: group them anyway (the default
+//! // groups blocks whose agents spread over 16 nodes or more).
+//! let mut batch = Batch::with_capacity::<Walk>(batched.len()).min_groups(1);
 //! for _ in 0..50 {
 //!     for (walk, me) in &mut one_by_one {
 //!         walk.tick(me);
