@@ -306,7 +306,8 @@ fn report(dir: &Path) -> String {
          with the same results and halts, as ticking one agent after another.\n\n\
          - **bt**, **hand-written**: one agent after another, index order.\n\
          - **batched/8**, **batched/1**: `bt::batch::Batch::tick`, agents grouped by resume node in blocks of\n\
-         4,096, the grouping redone every 8 ticks or every tick.\n\
+         4,096, the grouping redone every 8 ticks or every tick (a block over fewer than 16 resume nodes\n\
+         keeps index order).\n\
          - **bt ∥**, **hand ∥**: one agent after another on rayon's pool (`bt::parallel::for_each_parallel`,\n\
          4,096 agents per task); **batched ∥**: `Batch::par_tick`, grouped every 8 ticks.\n\
          - `hand / x`: how many times as fast as hand-written per agent `x` is (above 1: faster).\n\n\

@@ -8,7 +8,7 @@
 //! agent's resume node is found, the deepest node of its active path by
 //! `BehaviorTree::visit_active`, and the block is ticked ordered by it, a
 //! counting sort), `batched` (what shipped: `bt::batch::Batch`, grouped every
-//! 8 ticks) and `hand-written` (index order); `run` also takes
+//! 8 ticks, every block grouped: `min_groups(1)`) and `hand-written` (index order); `run` also takes
 //! `per-agent-pairs`, `batched-pairs` and `hand-written-pairs`, the states
 //! and agents in one `Vec` of pairs as `benches/batch.rs` keeps them. Every agent is ticked
 //! once per tick either way, and the probe checks that the grouped states
@@ -212,7 +212,9 @@ fn compare<P: Pair>(tree: &str, n: usize, ticks: u32, block: usize) {
         let mut a3 = Agent::many(n, scenario);
         let mut a4 = Agent::many(n, scenario);
         let mut s4: Vec<P::Ours> = (0..n).map(|_| P::Ours::default()).collect();
-        let mut batch = bt::batch::Batch::with_capacity::<P::Ours>(n).block(block);
+        let mut batch = bt::batch::Batch::with_capacity::<P::Ours>(n)
+            .block(block)
+            .min_groups(1);
         let mut s1: Vec<P::Ours> = (0..n).map(|_| P::Ours::default()).collect();
         let mut s2: Vec<P::Ours> = (0..n).map(|_| P::Ours::default()).collect();
         let mut s3: Vec<P::Hand> = (0..n).map(|_| P::Hand::default()).collect();
@@ -299,7 +301,9 @@ fn run<P: Pair>(scenario: Scenario, how: &str, n: usize, ticks: u32, block: usiz
         "batched" => {
             // `bt::batch::Batch` as shipped: grouped every 8 ticks.
             let mut s: Vec<P::Ours> = (0..n).map(|_| P::Ours::default()).collect();
-            let mut batch = bt::batch::Batch::with_capacity::<P::Ours>(n).block(block);
+            let mut batch = bt::batch::Batch::with_capacity::<P::Ours>(n)
+                .block(block)
+                .min_groups(1);
             for _ in 0..ticks {
                 batched::<P>(&mut batch, &mut s, &mut agents);
             }
@@ -312,7 +316,9 @@ fn run<P: Pair>(scenario: Scenario, how: &str, n: usize, ticks: u32, block: usiz
             let mut hand: Vec<(P::Hand, Agent)> = (0..n as u32)
                 .map(|id| (P::Hand::default(), Agent::new(id, scenario)))
                 .collect();
-            let mut batch = bt::batch::Batch::with_capacity::<P::Ours>(n).block(block);
+            let mut batch = bt::batch::Batch::with_capacity::<P::Ours>(n)
+                .block(block)
+                .min_groups(1);
             for _ in 0..ticks {
                 match how {
                     "per-agent-pairs" => per_agent_pairs::<P>(&mut ours),
