@@ -87,7 +87,10 @@
 //!
 //! Whether grouping pays depends on the tree: it is measured beside
 //! per-agent ticking and hand-written code in the benchmark crate's
-//! `BENCHMARKS.md`, and explained in its `ASSEMBLY.md`.
+//! `BENCHMARKS-batch.md`, and explained in its `ASSEMBLY.md`. Keep each
+//! agent's state and data together (pairs, or one struct), as here: ticked
+//! out of order, an agent spread over two `Vec`s costs two cache misses
+//! where a pair costs one.
 //!
 //! Shared nodes (gates, global cooldowns, rendezvous, see
 //! [synchronized trees](super::synchronized)) see agents in the batch's
