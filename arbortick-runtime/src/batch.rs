@@ -264,27 +264,15 @@ impl Batch {
     {
         let group = self.start::<T>(items.len());
         let (block, width) = (self.block, T::NODES.len() + 2);
-        let blocks = items
+        let scratch = self
+            .order
             .chunks_mut(block)
-            .zip(self.order.chunks_mut(block))
             .zip(self.keys.chunks_mut(block))
             .zip(self.counts.chunks_mut(width))
             .zip(self.in_order.iter_mut());
-        for (b, ((((items, order), keys), counts), in_order)) in blocks.enumerate() {
-            let scratch = Scratch {
-                order,
-                keys,
-                counts,
-                in_order,
-            };
-            run_block(
-                (group, self.min_groups),
-                b * block,
-                items,
-                &state,
-                scratch,
-                &mut f,
-            );
+        for (b, (items, scratch)) in items.chunks_mut(block).zip(scratch).enumerate() {
+            let grouping = (group, self.min_groups);
+            run_block(grouping, b * block, items, &state, scratch.into(), &mut f);
         }
     }
 
@@ -301,28 +289,20 @@ impl Batch {
         use rayon::prelude::*;
         let group = self.start::<T>(items.len());
         let (block, width, min_groups) = (self.block, T::NODES.len() + 2, self.min_groups);
-        items
+        let scratch = self
+            .order
             .par_chunks_mut(block)
-            .zip(self.order.par_chunks_mut(block))
             .zip(self.keys.par_chunks_mut(block))
             .zip(self.counts.par_chunks_mut(width))
-            .zip(self.in_order.par_iter_mut())
+            .zip(self.in_order.par_iter_mut());
+        items
+            .par_chunks_mut(block)
+            .zip(scratch)
             .enumerate()
-            .for_each(|(b, ((((items, order), keys), counts), in_order))| {
-                let scratch = Scratch {
-                    order,
-                    keys,
-                    counts,
-                    in_order,
-                };
-                run_block(
-                    (group, min_groups),
-                    b * block,
-                    items,
-                    &state,
-                    scratch,
-                    &mut |i, item| f(i, item),
-                );
+            .for_each(|(b, (items, scratch))| {
+                let mut f = |i, item: &mut I| f(i, item);
+                let grouping = (group, min_groups);
+                run_block(grouping, b * block, items, &state, scratch.into(), &mut f);
             });
     }
 }
@@ -333,6 +313,23 @@ struct Scratch<'a> {
     keys: &'a mut [u32],
     counts: &'a mut [u32],
     in_order: &'a mut bool,
+}
+
+/// A block's scratch space from its parts, as the batch's chunks are zipped.
+type Parts<'a> = (
+    ((&'a mut [u32], &'a mut [u32]), &'a mut [u32]),
+    &'a mut bool,
+);
+
+impl<'a> From<Parts<'a>> for Scratch<'a> {
+    fn from((((order, keys), counts), in_order): Parts<'a>) -> Self {
+        Scratch {
+            order,
+            keys,
+            counts,
+            in_order,
+        }
+    }
 }
 
 /// Groups one block if `group`, else brings it into the cache; then ticks

@@ -61,31 +61,30 @@ struct Population<S> {
     pairs: Vec<(S, Agent)>,
     tick: fn(&mut S, &mut Agent) -> Status,
     batch: Batch,
-    way: Way,
+    /// How a tick of all agents is done: one of the methods below.
+    each: fn(&mut Population<S>) -> u64,
 }
 
-impl<S: bt::BehaviorTree + Send> Population<S> {
-    fn new(
+impl<S: Default + Send> Population<S> {
+    /// Agents of `tree` under `scenario`, settled for [`SETTLE`] ticks.
+    fn with(
         tree: TreeId,
         scenario: Scenario,
         count: usize,
         tick: fn(&mut S, &mut Agent) -> Status,
-        way: Way,
+        batch: Batch,
+        each: fn(&mut Population<S>) -> u64,
     ) -> Self {
         let pairs = tree
             .agents(scenario, count)
             .into_iter()
             .map(|a| (S::default(), a))
-            .collect::<Vec<_>>();
-        let batch = Batch::with_capacity::<S>(pairs.len()).regroup_every(match way {
-            Way::Batched(n) => n,
-            _ => 8,
-        });
+            .collect();
         let mut population = Population {
             pairs,
             tick,
             batch,
-            way,
+            each,
         };
         for _ in 0..SETTLE {
             population.step();
@@ -93,49 +92,45 @@ impl<S: bt::BehaviorTree + Send> Population<S> {
         population
     }
 
-    /// Ticks every agent once; returns how many roots run.
+    /// Ticked one agent after another, on this thread or on the pool (the
+    /// ways any tree, hand-written ones too, can be ticked).
+    fn plain(
+        tree: TreeId,
+        scenario: Scenario,
+        count: usize,
+        tick: fn(&mut S, &mut Agent) -> Status,
+        parallel: bool,
+    ) -> Self {
+        let each = if parallel {
+            Self::parallel
+        } else {
+            Self::per_agent
+        };
+        Self::with(tree, scenario, count, tick, Batch::new(), each)
+    }
+
+    /// Ticks every agent once; returns how many roots run (0 on the pool).
     fn step(&mut self) -> u64 {
+        (self.each)(self)
+    }
+
+    fn per_agent(&mut self) -> u64 {
         let tick = self.tick;
-        match self.way {
-            Way::PerAgent => {
-                let mut running = 0;
-                for (s, a) in &mut self.pairs {
-                    running += u64::from(tick(s, a) == Status::Running);
-                    a.advance();
-                }
-                running
-            }
-            Way::Batched(_) => {
-                let mut running = 0;
-                self.batch.tick(
-                    &mut self.pairs,
-                    |(s, _)| s,
-                    |_, (s, a)| {
-                        running += u64::from(tick(s, a) == Status::Running);
-                        a.advance();
-                    },
-                );
-                running
-            }
-            Way::Parallel => {
-                bt::parallel::for_each_parallel(&mut self.pairs, CHUNK, |_, (s, a)| {
-                    black_box(tick(s, a));
-                    a.advance();
-                });
-                0
-            }
-            Way::ParBatched => {
-                self.batch.par_tick(
-                    &mut self.pairs,
-                    |(s, _)| s,
-                    |_, (s, a)| {
-                        black_box(tick(s, a));
-                        a.advance();
-                    },
-                );
-                0
-            }
+        let mut running = 0;
+        for (s, a) in &mut self.pairs {
+            running += u64::from(tick(s, a) == Status::Running);
+            a.advance();
         }
+        running
+    }
+
+    fn parallel(&mut self) -> u64 {
+        let tick = self.tick;
+        bt::parallel::for_each_parallel(&mut self.pairs, CHUNK, |_, (s, a)| {
+            black_box(tick(s, a));
+            a.advance();
+        });
+        0
     }
 
     /// What the leaves saw, summed over the agents in index order.
@@ -143,6 +138,62 @@ impl<S: bt::BehaviorTree + Send> Population<S> {
         let agents: Vec<Agent> = self.pairs.iter().map(|(_, a)| a.clone()).collect();
         Checksum::of_agents(&agents)
     }
+}
+
+impl<S: bt::BehaviorTree + Send> Population<S> {
+    /// A generated tree's agents, ticked `way` (batched ways with `batch`).
+    fn new(
+        tree: TreeId,
+        scenario: Scenario,
+        count: usize,
+        tick: fn(&mut S, &mut Agent) -> Status,
+        way: Way,
+        batch: Batch,
+    ) -> Self {
+        let each = match way {
+            Way::PerAgent => Self::per_agent,
+            Way::Parallel => Self::parallel,
+            Way::Batched(_) => Self::batched,
+            Way::ParBatched => Self::par_batched,
+        };
+        Self::with(tree, scenario, count, tick, batch, each)
+    }
+
+    fn batched(&mut self) -> u64 {
+        let tick = self.tick;
+        let mut running = 0;
+        self.batch.tick(
+            &mut self.pairs,
+            |(s, _)| s,
+            |_, (s, a)| {
+                running += u64::from(tick(s, a) == Status::Running);
+                a.advance();
+            },
+        );
+        running
+    }
+
+    fn par_batched(&mut self) -> u64 {
+        let tick = self.tick;
+        self.batch.par_tick(
+            &mut self.pairs,
+            |(s, _)| s,
+            |_, (s, a)| {
+                black_box(tick(s, a));
+                a.advance();
+            },
+        );
+        0
+    }
+}
+
+/// The batch a way ticks with: grouped every `n` ticks for `Batched(n)`,
+/// every 8 otherwise.
+fn batch_for<S: bt::BehaviorTree>(way: Way, count: usize) -> Batch {
+    Batch::with_capacity::<S>(count).regroup_every(match way {
+        Way::Batched(n) => n,
+        _ => 8,
+    })
 }
 
 fn ways() -> impl Iterator<Item = Way> {
@@ -163,8 +214,8 @@ fn bench_tree<S: bt::BehaviorTree + Send, H: Default + Send>(
         for count in COUNTS {
             let group = format!("batch-{}-{}-{count}", tree.name(), scenario.name());
             // Every way of ticking ends where one agent after another does.
-            let mut reference = Population::<S>::new(tree, scenario, 2000, ours, Way::PerAgent);
-            let mut hand_reference = HandPop::new(tree, scenario, 2000, hand, false);
+            let mut reference = Population::plain(tree, scenario, 2000, ours, false);
+            let mut hand_reference = Population::plain(tree, scenario, 2000, hand, false);
             for _ in 0..40 {
                 reference.step();
                 hand_reference.step();
@@ -175,13 +226,14 @@ fn bench_tree<S: bt::BehaviorTree + Send, H: Default + Send>(
                 "{group}: hand-written"
             );
             for way in ways() {
-                let mut p = Population::<S>::new(tree, scenario, 2000, ours, way);
-                p.batch = Batch::with_capacity::<S>(2000)
+                // Small blocks, grouped every third tick: many groupings.
+                let batch = Batch::with_capacity::<S>(2000)
                     .block(300)
                     .regroup_every(match way {
                         Way::Batched(n) => n,
                         _ => 3,
                     });
+                let mut p = Population::<S>::new(tree, scenario, 2000, ours, way, batch);
                 for _ in 0..40 {
                     p.step();
                 }
@@ -201,11 +253,12 @@ fn bench_tree<S: bt::BehaviorTree + Send, H: Default + Send>(
                     1500
                 }));
             for way in ways() {
-                let mut p = Population::<S>::new(tree, scenario, count, ours, way);
+                let batch = batch_for::<S>(way, count);
+                let mut p = Population::<S>::new(tree, scenario, count, ours, way, batch);
                 g.bench_function(way.name(false), |b| b.iter(|| black_box(p.step())));
             }
             for parallel in [false, true] {
-                let mut p = HandPop::new(tree, scenario, count, hand, parallel);
+                let mut p = Population::plain(tree, scenario, count, hand, parallel);
                 let way = if parallel {
                     Way::Parallel
                 } else {
@@ -215,60 +268,6 @@ fn bench_tree<S: bt::BehaviorTree + Send, H: Default + Send>(
             }
             g.finish();
         }
-    }
-}
-
-/// Hand-written pairs, one agent after another or on rayon's pool.
-struct HandPop<H> {
-    pairs: Vec<(H, Agent)>,
-    tick: fn(&mut H, &mut Agent) -> Status,
-    parallel: bool,
-}
-
-impl<H: Default + Send> HandPop<H> {
-    fn new(
-        tree: TreeId,
-        scenario: Scenario,
-        count: usize,
-        tick: fn(&mut H, &mut Agent) -> Status,
-        parallel: bool,
-    ) -> Self {
-        let pairs = tree
-            .agents(scenario, count)
-            .into_iter()
-            .map(|a| (H::default(), a))
-            .collect();
-        let mut p = HandPop {
-            pairs,
-            tick,
-            parallel,
-        };
-        for _ in 0..SETTLE {
-            p.step();
-        }
-        p
-    }
-
-    fn step(&mut self) -> u64 {
-        let tick = self.tick;
-        if self.parallel {
-            bt::parallel::for_each_parallel(&mut self.pairs, CHUNK, |_, (s, a)| {
-                black_box(tick(s, a));
-                a.advance();
-            });
-            return 0;
-        }
-        let mut running = 0;
-        for (s, a) in &mut self.pairs {
-            running += u64::from(tick(s, a) == Status::Running);
-            a.advance();
-        }
-        running
-    }
-
-    fn checksum(&self) -> Checksum {
-        let agents: Vec<Agent> = self.pairs.iter().map(|(_, a)| a.clone()).collect();
-        Checksum::of_agents(&agents)
     }
 }
 
