@@ -67,6 +67,27 @@ bt::behavior_tree! {
     }
 }
 
+bt::behavior_tree! {
+    /// [`Life`] with its subtree written out: a tree whose statuses the
+    /// recorder keeps in one word per agent, and what each status makes of
+    /// them in a table shared by every agent and thread.
+    tree Errands(me: &mut Bot, cx: &Ctx<NoFlags, NoFlags, impl Trace>) {
+        'root: prioritized {
+            'alarm: when me.alarm => reactive_sequence { cond !me.roll(5), monitor(!me.roll(2)), Job },
+            'busy: when me.roll(50) => parallel(success = 2, failure = 2) {
+                Job,
+                sequence_with_memory { Job, Job, Job },
+                retry(2) { select { cond me.roll(30), Job } },
+            },
+            'idle: else => while_do_else {
+                cond me.roll(50),
+                sequence_with_memory { Job, Job, Job },
+                timeout(0.5) { Job },
+            },
+        }
+    }
+}
+
 /// Ticks `agents` agents `ticks` times, with the alarm on now and then, a
 /// reset now and then; calls `check` after each agent's tick.
 fn run(
@@ -483,6 +504,68 @@ fn reading_recordings_while_agents_tick_changes_nothing_recorded() {
             "agent {agent}"
         );
         assert_eq!(shared.ticks(agent).unwrap(), 400);
+    }
+}
+
+/// What a status makes of the statuses before it is worked out once and
+/// shared by every agent and thread (a tree without subtrees, of up to 63
+/// nodes): agents ticked on four threads at once, each thread filling the
+/// shared table as it goes, record what each records ticked alone, and
+/// what they record reads as the status each node returned last.
+#[test]
+fn agents_on_threads_record_what_each_records_alone() {
+    const AGENTS: u64 = 16;
+    let errands = |recorder: &Recorder, agents: std::ops::Range<u64>| {
+        for agent in agents {
+            let mut bot = Bot {
+                seed: 0x2545_f491 ^ agent.wrapping_mul(0x9e37_79b9),
+                ..Bot::default()
+            };
+            let mut state = Errands::default();
+            for tick in 0..500u32 {
+                let cx: Cx = Ctx::new(f64::from(tick) * 0.1, 0.1)
+                    .agent(agent)
+                    .trace(recorder);
+                bot.alarm = tick % 40 < 10;
+                state.tick(&mut bot, &cx);
+                if tick % 97 == 96 {
+                    state.reset(&mut bot, &cx);
+                }
+            }
+        }
+    };
+    let shared = Recorder::new::<Errands>(AGENTS as usize, 1 << 14);
+    std::thread::scope(|s| {
+        for thread in 0..4 {
+            let shared = &shared;
+            s.spawn(move || errands(shared, thread * 4..thread * 4 + 4));
+        }
+    });
+    for agent in 0..AGENTS {
+        // Alone, on a recorder of its own: the table fills in its order.
+        let alone = Recorder::new::<Errands>(AGENTS as usize, 1 << 14);
+        errands(&alone, agent..agent + 1);
+        let transitions = shared.transitions(agent).unwrap();
+        assert_eq!(
+            transitions,
+            alone.transitions(agent).unwrap(),
+            "agent {agent}"
+        );
+        assert!(
+            transitions.len() > 1_000,
+            "{} transitions",
+            transitions.len()
+        );
+        assert_eq!(
+            shared.current_statuses(agent).unwrap(),
+            alone.current_statuses(agent).unwrap()
+        );
+        // Replayed by hand, the transitions end in the statuses kept.
+        let mut statuses = vec![NodeStatus::Idle; shared.nodes() + 1];
+        for t in &transitions {
+            statuses[usize::from(t.uid)] = t.status;
+        }
+        assert_eq!(statuses, shared.current_statuses(agent).unwrap());
     }
 }
 

@@ -47,7 +47,9 @@
 //! a stack as deep as subtrees nest and a log of 64 four-byte codes (see
 //! below). Recording allocates nothing after that; when the ring is full
 //! the oldest transitions are dropped and counted ([`Recorder::dropped`]).
-//! [`Recorder::bytes_per_agent`] says how much that is.
+//! [`Recorder::bytes_per_agent`] says how much that is. A recorder of a
+//! tree without subtrees and of at most 63 nodes also holds, for all its
+//! agents, a table of 4,096 worked-out statuses (160 KiB; see below).
 //!
 //! # Cost
 //!
@@ -65,9 +67,17 @@
 //! compares there. Reading an agent's recording while another thread
 //! ticks it is safe, and sees it as of the tick's last code logged.
 //!
+//! What a status that changes something makes of the statuses before it
+//! (which nodes go back to idle, in what order) depends on nothing else,
+//! so in a tree without subtrees and of at most 63 nodes (whose statuses
+//! fit two words) it is worked out by the rules once, kept in a table
+//! shared by every agent and thread (filled without a lock, each entry
+//! once), and replayed from there after: a tree's agents meet the same
+//! few situations again and again.
+//!
 //! On the decider benchmark (`BENCHMARKS-deciders.md`, row `bt-recorder`),
 //! where the senses change every tick so that children interrupt each
-//! other and finish often, that is about 470 instructions per agent-tick
+//! other and finish often, that is about 450 instructions per agent-tick
 //! against 58 without it (`tick_count`, in `bt-bench`); it is measured in
 //! time there, and on the reference trees in `BENCHMARKS.md`.
 
@@ -429,6 +439,13 @@ impl Layout {
         }
     }
 
+    /// Whether every status fits [`Agent::packed`] (uids up to 63) and
+    /// no uid stands for a node of an embedded tree: a [`Memo`] can hold
+    /// what its statuses make.
+    fn packs(&self) -> bool {
+        self.slots.len() <= 64 && self.nesting == 1
+    }
+
     fn children(&self, uid: u16) -> &[u16] {
         let (a, b) = self.slots[uid as usize].children;
         &self.children[a as usize..b as usize]
@@ -465,6 +482,17 @@ struct Agent {
     ticks: u32,
     /// Between the first event of a tick and its root's status.
     in_tick: bool,
+    /// The statuses of uids 1 to 63, two bits each ([`NodeStatus`]'s
+    /// numbers), uids 0 to 31 in the first word: the key of [`Memo`].
+    /// Kept only when `packs`.
+    packed: [u64; 2],
+    /// Whether the agent's layout is the recorder's own and has a
+    /// [`Memo`] ([`Layout::packs`]).
+    packs: bool,
+    /// While [`Recorder::returned_memo`] works a status out: the
+    /// transitions made (uid and status, a byte each, oldest lowest) and
+    /// how many.
+    capture: Option<([u8; 16], u8)>,
     /// The node table and view last matched (see [`Agent::uid_seen`]).
     seen_table: (usize, usize),
     /// The layout of the version of the tree the agent runs, when a hot
@@ -498,6 +526,9 @@ impl Agent {
             now: 0.0,
             ticks: 0,
             in_tick: false,
+            packed: [0; 2],
+            packs: layout.packs(),
+            capture: None,
             seen_table: (0, 0),
             reloaded: None,
             layout_id: 0,
@@ -513,6 +544,8 @@ impl Agent {
         self.reloaded = reloaded;
         self.layout_id = id;
         self.status = std::vec![NodeStatus::Idle; layout.slots.len()];
+        self.packed = [0; 2];
+        self.packs = reloaded.is_none() && layout.packs();
         self.stack = Vec::with_capacity(layout.nesting);
         self.stack.push(Instance {
             base: 1,
@@ -536,6 +569,16 @@ impl Agent {
             return;
         }
         self.status[uid as usize] = status;
+        if self.packs {
+            let (word, at) = (usize::from(uid >> 5) & 1, 2 * u32::from(uid & 31));
+            self.packed[word] = self.packed[word] & !(3 << at) | (status as u64) << at;
+        }
+        if let Some((made, n)) = &mut self.capture {
+            if let Some(byte) = made.get_mut(usize::from(*n)) {
+                *byte = uid as u8 | (status as u8) << 6;
+            }
+            *n = n.saturating_add(1);
+        }
         self.ring.push(Transition {
             time: self.now,
             tick: self.ticks,
@@ -547,6 +590,12 @@ impl Agent {
     /// Sets every status at once, recording nothing.
     fn set_all(&mut self, statuses: &[NodeStatus]) {
         self.status.copy_from_slice(statuses);
+        if self.packs {
+            self.packed = [0; 2];
+            for (uid, &s) in statuses.iter().enumerate().take(64) {
+                self.packed[uid >> 5] |= (s as u64) << (2 * (uid & 31));
+            }
+        }
     }
 
     /// Returns `uid` to idle: a running node is halted (its children
@@ -934,6 +983,14 @@ struct Table {
     view: &'static TreeView<'static>,
 }
 
+/// [`NodeStatus`] by its number.
+const NODE_STATUS_OF: [NodeStatus; 4] = [
+    NodeStatus::Idle,
+    NodeStatus::Running,
+    NodeStatus::Success,
+    NodeStatus::Failure,
+];
+
 /// The status of a code of a status's kind.
 const NODE_STATUS: [NodeStatus; 3] = [
     NodeStatus::Success,
@@ -1010,6 +1067,60 @@ pub struct Recorder {
     register: Mutex<()>,
     /// The trace level asked for: 1, or 5 with guards recorded.
     level: u8,
+    /// What statuses returned make of the statuses before them, once
+    /// worked out ([`returned_memo`](Self::returned_memo)); `None` for a
+    /// tree of more than 63 nodes or with subtrees.
+    memo: Option<Memo>,
+}
+
+/// Slots of a [`Memo`] (a power of two).
+const MEMO_SLOTS: usize = 4096;
+/// Slots a [`Memo`] lookup tries.
+const MEMO_PROBES: usize = 4;
+/// A [`MemoSlot`]'s `state` while a thread fills it.
+const MEMO_BUSY: u64 = 1;
+/// A [`MemoSlot`]'s `state` once filled (with the event and the count).
+const MEMO_READY: u64 = 1 << 63;
+
+/// The transitions BehaviorTree.CPP's rules make when a node of the
+/// recorded tree returns a status, by the statuses before it (the rules
+/// read nothing else: `Agent::returned`), shared by every agent and
+/// thread. A slot is filled once, by the first thread that works its
+/// event out, and read without a lock after; when the slots an event
+/// hashes to are taken, it is worked out each time.
+struct Memo {
+    slots: Box<[MemoSlot]>,
+}
+
+/// One [`Memo`] entry: 40 bytes.
+#[derive(Default)]
+struct MemoSlot {
+    /// 0 (empty), [`MEMO_BUSY`], or [`MEMO_READY`] with the event (uid
+    /// and status) at bit 8 and the count of transitions in the low byte.
+    state: AtomicU64,
+    /// [`Agent::packed`] before the status.
+    key: [AtomicU64; 2],
+    /// The transitions, a byte each (uid, status at bit 6), oldest lowest.
+    made: [AtomicU64; 2],
+}
+
+impl Memo {
+    /// For `layout`, if its statuses fit [`Agent::packed`] and no uid
+    /// stands for the nodes of an embedded tree.
+    fn of(layout: &Layout) -> Option<Memo> {
+        layout.packs().then(|| Memo {
+            slots: (0..MEMO_SLOTS).map(|_| MemoSlot::default()).collect(),
+        })
+    }
+
+    /// The slots statuses `lo`, `hi` ([`Agent::packed`]) and `event` may
+    /// be in.
+    #[inline]
+    fn slots(&self, lo: u64, hi: u64, event: u64) -> impl Iterator<Item = &MemoSlot> {
+        let x = lo ^ hi.rotate_left(29) ^ event << 54;
+        let at = (x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize;
+        (0..MEMO_PROBES).map(move |k| &self.slots[(at + k) % MEMO_SLOTS])
+    }
 }
 
 impl core::fmt::Debug for Recorder {
@@ -1034,6 +1145,7 @@ impl Recorder {
     /// [`Context::agent`]: crate::Context::agent
     pub fn new<T: BehaviorTree>(agents: usize, capacity: usize) -> Recorder {
         let layout = Layout::new(T::VIEW, T::BTCPP_INSTANCE_XML);
+        let memo = Memo::of(&layout);
         let raw = (0..agents).map(|_| RawLog::new()).collect();
         let codes = (0..agents)
             .map(|_| [const { AtomicU32::new(0) }; RAW as usize])
@@ -1051,6 +1163,7 @@ impl Recorder {
             first_table: AtomicUsize::new(0),
             register: Mutex::new(()),
             level: 0,
+            memo,
         }
     }
 
@@ -1856,7 +1969,7 @@ impl Recorder {
                 && layout.slots[own.uid as usize].info.kind != NodeKind::Subtree
             {
                 a.in_tick = true;
-                a.returned(layout, own.uid, NODE_STATUS[kind as usize]);
+                self.returned_memo(a, own.uid, NODE_STATUS[kind as usize]);
                 if own.uid == 1 {
                     a.ticks = a.ticks.wrapping_add(1);
                     a.in_tick = false;
@@ -1958,6 +2071,60 @@ impl Recorder {
         }
         (a.ticks, a.in_tick, a.now) = (ticks, in_tick, now);
         k
+    }
+
+    /// `Agent::returned` of node `uid` of the recorded tree (as built, at
+    /// its root instance) returning `status`, made by the transitions the
+    /// [`Memo`] holds for the statuses before it, or worked out (and
+    /// kept, when the memo has room).
+    #[inline]
+    fn returned_memo(&self, a: &mut Agent, uid: u16, status: NodeStatus) {
+        let layout = &self.layout;
+        let Some(memo) = self.memo.as_ref().filter(|_| a.packs) else {
+            return a.returned(layout, uid, status);
+        };
+        let event = u64::from(uid) << 2 | status as u64;
+        let [lo, hi] = a.packed;
+        let mut free = None;
+        for slot in memo.slots(lo, hi, event) {
+            let state = slot.state.load(Acquire);
+            if state == 0 {
+                free = Some(slot);
+                break;
+            }
+            if state & MEMO_READY != 0
+                && (state >> 8) & 0x3ff == event
+                && slot.key[0].load(Relaxed) == lo
+                && slot.key[1].load(Relaxed) == hi
+            {
+                let made = [slot.made[0].load(Relaxed), slot.made[1].load(Relaxed)];
+                let n = (state & 0xff) as usize;
+                for byte in made.iter().flat_map(|w| w.to_le_bytes()).take(n) {
+                    a.set(u16::from(byte & 63), NODE_STATUS_OF[usize::from(byte >> 6)]);
+                }
+                return;
+            }
+        }
+        a.capture = Some(([0; 16], 0));
+        a.returned(layout, uid, status);
+        let Some((made, n)) = a.capture.take() else {
+            return;
+        };
+        if let Some(slot) = free
+            && n <= 16
+            && slot
+                .state
+                .compare_exchange(0, MEMO_BUSY, Acquire, Relaxed)
+                .is_ok()
+        {
+            slot.key[0].store(lo, Relaxed);
+            slot.key[1].store(hi, Relaxed);
+            let word = |k: usize| u64::from_le_bytes(core::array::from_fn(|i| made[8 * k + i]));
+            slot.made[0].store(word(0), Relaxed);
+            slot.made[1].store(word(1), Relaxed);
+            slot.state
+                .store(MEMO_READY | event << 8 | u64::from(n), Release);
+        }
     }
 
     /// [`Trace::returned`] of a node not in the first table, of an event
