@@ -94,24 +94,44 @@ fn run(
     recorder: &Recorder,
     agents: std::ops::Range<u64>,
     ticks: u32,
-    mut check: impl FnMut(u64, &Bot, &Life),
+    check: impl FnMut(u64, &Bot, &Life),
+) {
+    run_tree(
+        recorder,
+        agents,
+        ticks,
+        |life: &mut Life, bot, cx| life.tick(bot, cx),
+        |life: &mut Life, bot, cx| life.reset(bot, cx),
+        check,
+    );
+}
+
+/// [`run`] for any tree `S` of [`Bot`]s, ticked by `tick` and reset by
+/// `reset`.
+fn run_tree<S: Default>(
+    recorder: &Recorder,
+    agents: std::ops::Range<u64>,
+    ticks: u32,
+    tick: impl Fn(&mut S, &mut Bot, &Cx<'_>) -> Status,
+    reset: impl Fn(&mut S, &mut Bot, &Cx<'_>),
+    mut check: impl FnMut(u64, &Bot, &S),
 ) {
     for agent in agents {
         let mut bot = Bot {
             seed: 0x9e37_79b9 ^ agent.wrapping_mul(0x2545_f491),
             ..Bot::default()
         };
-        let mut life = Life::default();
-        for tick in 0..ticks {
-            let cx: Cx = Ctx::new(f64::from(tick) * 0.1, 0.1)
+        let mut state = S::default();
+        for t in 0..ticks {
+            let cx: Cx = Ctx::new(f64::from(t) * 0.1, 0.1)
                 .agent(agent)
                 .trace(recorder);
-            bot.alarm = tick % 40 < 10;
-            life.tick(&mut bot, &cx);
-            if tick % 97 == 96 {
-                life.reset(&mut bot, &cx);
+            bot.alarm = t % 40 < 10;
+            tick(&mut state, &mut bot, &cx);
+            if t % 97 == 96 {
+                reset(&mut state, &mut bot, &cx);
             }
-            check(agent, &bot, &life);
+            check(agent, &bot, &state);
         }
     }
 }
@@ -516,23 +536,14 @@ fn reading_recordings_while_agents_tick_changes_nothing_recorded() {
 fn agents_on_threads_record_what_each_records_alone() {
     const AGENTS: u64 = 16;
     let errands = |recorder: &Recorder, agents: std::ops::Range<u64>| {
-        for agent in agents {
-            let mut bot = Bot {
-                seed: 0x2545_f491 ^ agent.wrapping_mul(0x9e37_79b9),
-                ..Bot::default()
-            };
-            let mut state = Errands::default();
-            for tick in 0..500u32 {
-                let cx: Cx = Ctx::new(f64::from(tick) * 0.1, 0.1)
-                    .agent(agent)
-                    .trace(recorder);
-                bot.alarm = tick % 40 < 10;
-                state.tick(&mut bot, &cx);
-                if tick % 97 == 96 {
-                    state.reset(&mut bot, &cx);
-                }
-            }
-        }
+        run_tree(
+            recorder,
+            agents,
+            500,
+            |s: &mut Errands, bot, cx| s.tick(bot, cx),
+            |s: &mut Errands, bot, cx| s.reset(bot, cx),
+            |_, _, _| {},
+        );
     };
     let shared = Recorder::new::<Errands>(AGENTS as usize, 1 << 14);
     std::thread::scope(|s| {
