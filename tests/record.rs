@@ -580,6 +580,127 @@ fn agents_on_threads_record_what_each_records_alone() {
     }
 }
 
+/// Fails with the first transition where `a` and `b` differ, and a few
+/// around it.
+fn same_transitions(a: &[Transition], b: &[Transition], what: &str) {
+    if let Some(i) = (0..a.len().max(b.len())).find(|&i| a.get(i) != b.get(i)) {
+        let around = |t: &[Transition]| t[i.saturating_sub(3)..(i + 3).min(t.len())].to_vec();
+        panic!(
+            "{what}: transition {i} of {} and {} differs:\n{:?}\n{:?}",
+            a.len(),
+            b.len(),
+            around(a),
+            around(b)
+        );
+    }
+}
+
+/// A recorder's hook as a tree reaches it, but sending each status as its
+/// own event ([`Trace::event`]) rather than through [`Trace::returned`]:
+/// the recorder logs each alone, never a tick's statuses at once.
+struct OneByOne<'a>(&'a Recorder);
+
+impl Trace for OneByOne<'_> {
+    fn level(&self, agent: u64) -> u8 {
+        self.0.level(agent)
+    }
+    fn statuses(&self, agent: u64) -> bool {
+        self.0.statuses(agent)
+    }
+    fn event(&self, event: &bt::TraceEvent) {
+        self.0.event(event)
+    }
+}
+
+#[test]
+fn ticks_logged_whole_record_what_statuses_logged_one_by_one_record() {
+    const AGENTS: u64 = 6;
+    // Rings that drop nothing, and rings that keep less than a tick makes.
+    for capacity in [1 << 14, 100, 16, 3, 1, 0] {
+        let whole = Recorder::new::<Errands>(AGENTS as usize, capacity);
+        let alone = Recorder::new::<Errands>(AGENTS as usize, capacity);
+        for agent in 0..AGENTS {
+            let mut bots = [(); 2].map(|_| Bot {
+                seed: 0x9e37_79b9 ^ agent.wrapping_mul(0x2545_f491),
+                ..Bot::default()
+            });
+            let mut trees = [Errands::default(), Errands::default()];
+            for t in 0..900u32 {
+                let now = f64::from(t) * 0.1;
+                for bot in &mut bots {
+                    bot.alarm = t % 300 < 10;
+                }
+                let [a, b] = &mut bots;
+                let [ta, tb] = &mut trees;
+                let cx = Ctx::new(now, 0.1).agent(agent).trace(&whole);
+                ta.tick(a, &cx);
+                let cx = Ctx::new(now, 0.1).agent(agent).trace(OneByOne(&alone));
+                tb.tick(b, &cx);
+                if t % 250 == 249 {
+                    ta.reset(a, &Ctx::new(now, 0.1).agent(agent).trace(&whole));
+                    tb.reset(b, &Ctx::new(now, 0.1).agent(agent).trace(OneByOne(&alone)));
+                }
+                // Statuses set from outside (as when resuming from a
+                // save): the ticks logged whole after them were worked out
+                // from other statuses, and are applied status by status.
+                if t % 300 == 150 {
+                    let mut statuses = vec![NodeStatus::Idle; whole.nodes() + 1];
+                    statuses[1] = NodeStatus::Running;
+                    statuses[2 + t as usize % 5] = NodeStatus::Success;
+                    whole.resume(agent, &statuses).unwrap();
+                    alone.resume(agent, &statuses).unwrap();
+                }
+                // Read now and then, between ticks: the logs are folded
+                // where they are.
+                if t % 131 == 7 || t % 173 == 0 {
+                    same_transitions(
+                        &whole.transitions(agent).unwrap(),
+                        &alone.transitions(agent).unwrap(),
+                        &format!("capacity {capacity}, agent {agent}, tick {t}"),
+                    );
+                    assert_eq!(
+                        whole.dropped(agent),
+                        alone.dropped(agent),
+                        "capacity {capacity}, agent {agent}, tick {t}"
+                    );
+                }
+            }
+            let transitions = whole.transitions(agent).unwrap();
+            assert_eq!(transitions, alone.transitions(agent).unwrap());
+            assert_eq!(transitions.len(), capacity.min(transitions.len()));
+            assert_eq!(
+                whole.dropped(agent),
+                alone.dropped(agent),
+                "capacity {capacity}, agent {agent}"
+            );
+            assert_eq!(whole.ticks(agent), alone.ticks(agent));
+            assert_eq!(whole.ticks(agent).unwrap(), 900);
+            assert_eq!(
+                whole.current_statuses(agent).unwrap(),
+                alone.current_statuses(agent).unwrap()
+            );
+            let mut logs = (Vec::new(), Vec::new());
+            whole.write_btlog(agent, &mut logs.0).unwrap();
+            alone.write_btlog(agent, &mut logs.1).unwrap();
+            assert!(logs.0 == logs.1, "capacity {capacity}, agent {agent}");
+        }
+        if capacity == 1 << 14 {
+            // Nothing dropped: every tick's transitions are kept, and
+            // replayed by hand end in the statuses kept.
+            for agent in 0..AGENTS {
+                assert_eq!(whole.dropped(agent).unwrap(), 0);
+                let transitions = whole.transitions(agent).unwrap();
+                assert!(transitions.len() > 2_000, "{}", transitions.len());
+                let mut statuses = vec![NodeStatus::Idle; whole.nodes() + 1];
+                for t in &transitions {
+                    statuses[usize::from(t.uid)] = t.status;
+                }
+                assert_eq!(statuses, whole.current_statuses(agent).unwrap());
+            }
+        }
+    }
+}
+
 #[test]
 fn agents_outside_the_recorder_are_not_recorded() {
     let recorder = Recorder::new::<Life>(2, 64);

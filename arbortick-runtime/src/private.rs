@@ -341,6 +341,51 @@ pub fn trace_returned<C: Context>(cx: &C, node: &'static NodeInfo, status: Statu
     cx.tracer().returned(cx.agent(), cx.now(), node, status);
 }
 
+/// Whether this context's hook gathers a tick's statuses
+/// ([`Trace::GATHERS`](crate::Trace::GATHERS)): a constant.
+#[inline(always)]
+pub fn trace_gathers<C: Context>(_: &C) -> bool {
+    <C::Trace as Trace>::ENABLED && <C::Trace as Trace>::GATHERS
+}
+
+/// Gathers node `id`'s status (see [`trace_gathers`]), sending what is
+/// gathered when it is full.
+#[inline(always)]
+pub fn trace_gather<C: Context>(
+    cx: &C,
+    nodes: &'static [NodeInfo],
+    gathered: &mut crate::trace::Gathered,
+    id: u8,
+    status: Status,
+) {
+    if gathered.push(id, status) {
+        trace_send(cx, nodes, gathered);
+    }
+}
+
+/// Sends the statuses gathered, if any, to the context's hook
+/// ([`Trace::gathered`](crate::Trace::gathered)), emptying `gathered`.
+#[inline(always)]
+pub fn trace_flush<C: Context>(
+    cx: &C,
+    nodes: &'static [NodeInfo],
+    gathered: &mut crate::trace::Gathered,
+) {
+    if !gathered.is_empty() {
+        trace_send(cx, nodes, gathered);
+    }
+}
+
+#[inline]
+fn trace_send<C: Context>(
+    cx: &C,
+    nodes: &'static [NodeInfo],
+    gathered: &mut crate::trace::Gathered,
+) {
+    let statuses = core::mem::take(gathered);
+    cx.tracer().gathered(cx.agent(), cx.now(), nodes, statuses);
+}
+
 /// Whether a firing `monitor` is reported to this context's hook: at
 /// level 1, or to a hook that follows statuses.
 #[inline(always)]

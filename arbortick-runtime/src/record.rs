@@ -111,14 +111,14 @@
 
 use crate::node::{ChildrenReset as Rule, NodeInfo, NodeKind};
 use crate::status::Status;
-use crate::trace::{Event, GUARDS, STATUSES, Trace, TraceEvent, Verdict};
+use crate::trace::{Event, GUARDS, Gathered, STATUSES, Trace, TraceEvent, Verdict};
 use crate::tree::BehaviorTree;
 use crate::view::{Form, TreeView, expand};
 use std::boxed::Box;
 use std::io::{self, Write};
 use std::string::String;
 use std::sync::atomic::{
-    AtomicU32, AtomicU64, AtomicUsize,
+    AtomicBool, AtomicU32, AtomicU64, AtomicUsize,
     Ordering::{Acquire, Relaxed, Release},
 };
 use std::sync::{Mutex, OnceLock, PoisonError};
@@ -482,6 +482,9 @@ struct Agent {
     ticks: u32,
     /// Between the first event of a tick and its root's status.
     in_tick: bool,
+    /// Ticks that changed nothing the writer has counted and not yet
+    /// logged, as of the last fold ([`RawLog::quiet`]).
+    quiet: u32,
     /// The statuses of uids 1 to 63, two bits each ([`NodeStatus`]'s
     /// numbers), uids 0 to 31 in the first word: the key of [`Memo`].
     /// Kept only when `packs`.
@@ -526,6 +529,7 @@ impl Agent {
             now: 0.0,
             ticks: 0,
             in_tick: false,
+            quiet: 0,
             packed: [0; 2],
             packs: layout.packs(),
             capture: None,
@@ -559,8 +563,9 @@ impl Agent {
         self.switched_at = Some(self.ticks);
     }
 
+    /// Ticks finished, those not yet logged included.
     fn ticks(&self) -> u32 {
-        self.ticks
+        self.ticks.wrapping_add(self.quiet)
     }
 
     fn set(&mut self, uid: u16, status: NodeStatus) {
@@ -585,6 +590,15 @@ impl Agent {
             uid,
             status,
         });
+    }
+
+    /// Sets every status to those `packed` holds ([`Agent::packed`]),
+    /// recording nothing.
+    fn set_packed(&mut self, packed: [u64; 2]) {
+        self.packed = packed;
+        for (uid, status) in self.status.iter_mut().enumerate().take(64) {
+            *status = NODE_STATUS_OF[(packed[uid >> 5 & 1] >> (2 * (uid & 31)) & 3) as usize];
+        }
     }
 
     /// Sets every status at once, recording nothing.
@@ -945,13 +959,49 @@ type Codes = [AtomicU32; RAW as usize];
 /// not in the tables) has its `tail` [`LOCKED`] behind its `head`: its log
 /// reads as full. Two threads ticking one agent at once (a misuse) garble
 /// its recording, nothing else.
-#[repr(C, align(16))]
+///
+/// The ticking thread also keeps here what it needs to log a tick its
+/// generated code gathered ([`Trace::gathered`]) as one code (see
+/// [`Segments`]): `mode` says whether it does ([`SEG_OFF`] while statuses
+/// are logged one by one), and `packed` is what it takes the agent's
+/// statuses to be once everything logged is applied ([`Agent::packed`]):
+/// a hint, checked when the log is folded.
+#[repr(C, align(64))]
 struct RawLog {
     head: AtomicU32,
     tail: AtomicU32,
     /// The time of the last code written (its bits).
     now: AtomicU64,
+    /// 0, or [`SEG_OFF`].
+    mode: AtomicU32,
+    /// Ticks that changed nothing, not yet logged: 0, or the [`QUIET`]
+    /// code that will log them.
+    quiet: AtomicU32,
+    packed: [AtomicU64; 2],
+    /// While [`quiet`](Self::quiet) counts: the statuses of those ticks
+    /// ([`Gathered::codes`], and their count at bit 56), if they are 7 or
+    /// fewer; a tick that has the same is quiet too.
+    last: AtomicU64,
+    /// From the start of a tick ([`Trace::statuses`]) until its statuses
+    /// gathered are taken: a note made meanwhile is the tick's.
+    ticking: AtomicBool,
 }
+
+/// Where a [`QUIET`] code keeps its count of ticks (the bits above).
+const QUIET_COUNT: u32 = 21;
+/// The most ticks a [`QUIET`] code counts.
+const QUIET_MOST: u32 = (1 << (32 - QUIET_COUNT)) - 1;
+/// The [`Segments`] slots a code names (the bits below [`QUIET_COUNT`]).
+const SEG_SLOT_BITS: u32 = 0xfff;
+/// A [`RawLog::packed`] no agent's statuses are (uid 0, never ticked, is
+/// not idle): set when the agent's statuses are set from outside its
+/// ticks ([`Recorder::resume`]), so that the writer asks for them again.
+const UNKNOWN: [u64; 2] = [3, 0];
+
+/// [`RawLog::mode`] while statuses are logged one by one: until the
+/// log is next folded after an event other than a status of the recorded
+/// tree's own nodes, or when the tree has no [`Segments`].
+const SEG_OFF: u32 = u32::MAX;
 
 /// The kinds of [`RawLog`] codes (their low 4 bits). A node's status:
 /// [`Status`] as `0..3` (`Success`, `Failure`, `Running`). A subtree node
@@ -968,6 +1018,13 @@ const TICK_START: u32 = 6;
 const IN_TICK: u32 = 7;
 /// The next two codes are a time's bits, low half first.
 const TIME: u32 = 8;
+/// A tick's statuses, worked out: the [`Segments`] slot is the code's id,
+/// and the next two codes are the tick's time, as after [`TIME`].
+const SEGMENT: u32 = 9;
+/// Ticks that changed nothing, each with the statuses of the
+/// [`Segments`] slot in bits 9 to 20, as many as the bits from
+/// [`QUIET_COUNT`] say; their times are not kept.
+const QUIET: u32 = 10;
 /// The table slot of a code without a node.
 const NO_TABLE: u32 = 31;
 /// How many node tables codes can name (5 bits, less [`NO_TABLE`]).
@@ -1004,12 +1061,36 @@ fn code(kind: u32, slot: u32, id: usize) -> u32 {
     kind | slot << 4 | (id as u32) << 9
 }
 
+/// The statuses of a tick of `len` statuses `codes` ([`Gathered::codes`],
+/// in two halves), oldest first: each node's id in the first table, and
+/// its status.
+fn segment_statuses(codes: [u64; 2], len: u32) -> impl Iterator<Item = (usize, Status)> {
+    let codes = u128::from(codes[0]) | u128::from(codes[1]) << 64;
+    (0..len.min(Gathered::CAPACITY as u32))
+        .rev()
+        .filter_map(move |k| {
+            let byte = (codes >> (8 * k)) as u8;
+            let status = match byte >> 6 {
+                0 => Status::Success,
+                1 => Status::Failure,
+                2 => Status::Running,
+                _ => return None,
+            };
+            Some((usize::from(byte & 63), status))
+        })
+}
+
 impl RawLog {
     fn new() -> RawLog {
         RawLog {
             head: AtomicU32::new(0),
             tail: AtomicU32::new(0),
             now: AtomicU64::new(0f64.to_bits()),
+            mode: AtomicU32::new(SEG_OFF),
+            quiet: AtomicU32::new(0),
+            last: AtomicU64::new(u64::MAX),
+            ticking: AtomicBool::new(false),
+            packed: [const { AtomicU64::new(0) }; 2],
         }
     }
 
@@ -1038,6 +1119,51 @@ impl RawLog {
             self.now.store(bits, Relaxed);
             self.head.store(head.wrapping_add(4), Release);
         }
+        true
+    }
+
+    /// Appends a [`SEGMENT`] code for [`Segments`] slot `slot`, with the
+    /// tick's time `now` (its two halves after it); `false` (and nothing
+    /// written) when the log has no room for it.
+    /// Ticks that changed nothing, not yet logged, are logged first.
+    #[inline]
+    fn push_segment(&self, codes: &Codes, now: f64, slot: usize) -> bool {
+        let mut head = self.head.load(Relaxed);
+        let quiet = self.quiet.load(Relaxed);
+        let need = if quiet != 0 { 4 } else { 3 };
+        if head.wrapping_sub(self.tail.load(Acquire)) > RAW - need {
+            return false;
+        }
+        let at = |k: u32| &codes[(k % RAW) as usize];
+        if quiet != 0 {
+            at(head).store(quiet, Relaxed);
+            self.quiet.store(0, Relaxed);
+            head = head.wrapping_add(1);
+        }
+        let bits = now.to_bits();
+        at(head).store(code(SEGMENT, 0, slot), Relaxed);
+        at(head.wrapping_add(1)).store(bits as u32, Relaxed);
+        at(head.wrapping_add(2)).store((bits >> 32) as u32, Relaxed);
+        self.now.store(bits, Relaxed);
+        self.head.store(head.wrapping_add(3), Release);
+        true
+    }
+
+    /// Logs the ticks that changed nothing not yet logged; `false` when
+    /// the log has no room for them.
+    #[inline]
+    fn push_quiet(&self, codes: &Codes) -> bool {
+        let quiet = self.quiet.load(Relaxed);
+        if quiet == 0 {
+            return true;
+        }
+        let head = self.head.load(Relaxed);
+        if head.wrapping_sub(self.tail.load(Acquire)) >= RAW {
+            return false;
+        }
+        codes[(head % RAW) as usize].store(quiet, Relaxed);
+        self.quiet.store(0, Relaxed);
+        self.head.store(head.wrapping_add(1), Release);
         true
     }
 }
@@ -1071,6 +1197,9 @@ pub struct Recorder {
     /// worked out ([`returned_memo`](Self::returned_memo)); `None` for a
     /// tree of more than 63 nodes or with subtrees.
     memo: Option<Memo>,
+    /// What whole ticks make, once worked out (see [`Segments`]); `None`
+    /// where `memo` is.
+    segments: Option<Segments>,
 }
 
 /// Slots of a [`Memo`] (a power of two).
@@ -1123,6 +1252,157 @@ impl Memo {
     }
 }
 
+/// Slots of [`Segments`] (a power of two).
+const SEG_SLOTS: usize = 4096;
+
+/// What a whole tick's statuses make of the statuses before it, worked
+/// out once and shared by every agent and thread, as [`Memo`] keeps it
+/// per status: the thread ticking an agent gathers the tick's statuses
+/// ([`RawLog::seg`]), finds them here by the statuses before them (its
+/// [`RawLog::packed`]), and logs one code for the tick ([`SEGMENT`]) in
+/// place of one per status; folding the log replays the transitions kept.
+/// Only for the recorded tree's own nodes, in a tree a [`Memo`] is kept
+/// for.
+struct Segments {
+    slots: Box<[SegSlot]>,
+    /// An agent to work a tick out on ([`Recorder::work_out`]), with no
+    /// ring.
+    scratch: Mutex<Agent>,
+}
+
+/// A run of [`SEGMENT`]s at the start of a log, each worked out from the
+/// statuses the one before leaves ([`Segments::chain`]).
+struct Chain {
+    /// The codes it spans.
+    codes: u32,
+    /// The end of its first codes whose transitions the others push out of
+    /// the ring by themselves: folded by setting the statuses they leave.
+    skip_to: u32,
+    /// The ticks those stand for.
+    ticks: u32,
+    /// The transitions they make.
+    dropped: u64,
+    /// The statuses after them.
+    packed: [u64; 2],
+    /// The index of the last [`SEGMENT`] among them, which has the time.
+    timed: Option<u32>,
+}
+
+/// One [`Segments`] entry: 72 bytes.
+#[derive(Default)]
+struct SegSlot {
+    /// 0 (empty), [`MEMO_BUSY`], or [`MEMO_READY`] with the count of
+    /// statuses at bit 8 and of transitions in the low byte.
+    state: AtomicU64,
+    /// [`Agent::packed`] before the tick.
+    before: [AtomicU64; 2],
+    /// The tick's statuses ([`RawLog::seg`]).
+    codes: [AtomicU64; 2],
+    /// [`Agent::packed`] after it.
+    after: [AtomicU64; 2],
+    /// The transitions, as [`MemoSlot::made`].
+    made: [AtomicU64; 2],
+}
+
+impl Segments {
+    fn of(layout: &Layout) -> Option<Segments> {
+        layout.packs().then(|| Segments {
+            slots: (0..SEG_SLOTS).map(|_| SegSlot::default()).collect(),
+            scratch: Mutex::new(Agent::new(layout, 0)),
+        })
+    }
+
+    /// The run of [`SEGMENT`] and [`QUIET`] codes from the start of a log
+    /// (`n` codes, read by `at`) each worked out from the statuses the one
+    /// before leaves, the first from `packed`, for a ring of `capacity`
+    /// transitions.
+    fn chain(&self, at: &impl Fn(u32) -> u32, n: u32, packed: [u64; 2], capacity: u64) -> Chain {
+        const MOST: usize = RAW as usize;
+        // Per code of the run: the transitions it makes, the index of the
+        // code after it, its slot, the ticks up to it, and the index of the
+        // last [`SEGMENT`] up to it (whose time the fold takes) plus one.
+        let mut made = [0u8; MOST];
+        let mut end = [0u8; MOST];
+        let mut slots = [0u16; MOST];
+        let mut ticks = [0u32; MOST];
+        let mut timed = [0u8; MOST];
+        let (mut count, mut k, mut tick, mut last) = (0, 0, 0u32, 0u8);
+        while k < n && count < MOST {
+            let code = at(k);
+            let at_slot = (code >> 9 & SEG_SLOT_BITS) as usize;
+            let Some(slot) = self.slots.get(at_slot) else {
+                break;
+            };
+            let state = slot.state.load(Acquire);
+            if state & MEMO_READY == 0
+                || count == 0
+                    && (slot.before[0].load(Relaxed) != packed[0]
+                        || slot.before[1].load(Relaxed) != packed[1])
+            {
+                break;
+            }
+            // The writer logs each from the statuses the one before leaves
+            // (its hint), so after the first they follow on.
+            match code & 15 {
+                SEGMENT if k + 2 < n => {
+                    (made[count], tick, last) = (state as u8, tick + 1, k as u8 + 1);
+                    k += 3;
+                }
+                QUIET if state as u8 == 0 => {
+                    tick += code >> QUIET_COUNT;
+                    k += 1;
+                }
+                _ => break,
+            }
+            (end[count], slots[count], ticks[count], timed[count]) =
+                (k as u8, at_slot as u16, tick, last);
+            count += 1;
+        }
+        // Those whose transitions the ones after them push out of the ring
+        // by themselves: a first part.
+        let (mut skipped, mut later) = (count, 0u64);
+        while skipped > 0 && later < capacity {
+            skipped -= 1;
+            later += u64::from(made[skipped]);
+        }
+        if later < capacity {
+            skipped = 0;
+        }
+        let Some(i) = skipped.checked_sub(1) else {
+            return Chain {
+                codes: k,
+                skip_to: 0,
+                ticks: 0,
+                dropped: 0,
+                packed,
+                timed: None,
+            };
+        };
+        let slot = &self.slots[usize::from(slots[i])];
+        Chain {
+            codes: k,
+            skip_to: u32::from(end[i]),
+            ticks: ticks[i],
+            dropped: made[..skipped].iter().map(|&m| u64::from(m)).sum(),
+            packed: [slot.after[0].load(Relaxed), slot.after[1].load(Relaxed)],
+            timed: timed[i].checked_sub(1).map(u32::from),
+        }
+    }
+
+    /// The slots a tick of `len` statuses `codes` from statuses `before`
+    /// may be in, by index.
+    #[inline]
+    fn slots(&self, before: [u64; 2], codes: [u64; 2], len: u32) -> impl Iterator<Item = usize> {
+        let x = before[0]
+            ^ before[1].rotate_left(29)
+            ^ codes[0].rotate_left(13)
+            ^ codes[1].rotate_left(43)
+            ^ u64::from(len) << 58;
+        let at = (x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize;
+        (0..MEMO_PROBES).map(move |k| (at + k) % SEG_SLOTS)
+    }
+}
+
 impl core::fmt::Debug for Recorder {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Recorder")
@@ -1146,6 +1426,7 @@ impl Recorder {
     pub fn new<T: BehaviorTree>(agents: usize, capacity: usize) -> Recorder {
         let layout = Layout::new(T::VIEW, T::BTCPP_INSTANCE_XML);
         let memo = Memo::of(&layout);
+        let segments = Segments::of(&layout);
         let raw = (0..agents).map(|_| RawLog::new()).collect();
         let codes = (0..agents)
             .map(|_| [const { AtomicU32::new(0) }; RAW as usize])
@@ -1163,6 +1444,7 @@ impl Recorder {
             first_table: AtomicUsize::new(0),
             register: Mutex::new(()),
             level: 0,
+            segments,
             memo,
         }
     }
@@ -1219,7 +1501,12 @@ impl Recorder {
             text[len..len + 3].copy_from_slice("…".as_bytes());
             len += 3;
         }
-        let tick = a.note_tick();
+        // Statuses gathered in a tick under way are not logged yet.
+        let gathering = usize::try_from(agent)
+            .ok()
+            .and_then(|i| self.raw.get(i))
+            .is_some_and(|raw| raw.mode.load(Relaxed) == 0 && raw.ticking.load(Relaxed));
+        let tick = if gathering { a.ticks() } else { a.note_tick() };
         a.notes.push(Note {
             tick,
             uid,
@@ -1313,7 +1600,25 @@ impl Recorder {
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
         self.fold(index, &mut a);
+        a.quiet = self.raw[index].quiet.load(Relaxed) >> QUIET_COUNT;
         a
+    }
+
+    /// On the thread ticking agent `index`, its log folded into `a` (and
+    /// an event applied): tells the writer the agent's statuses
+    /// ([`RawLog::packed`]) and, if its log takes statuses one by one, has
+    /// it gather them per tick again.
+    fn resync(&self, index: usize, a: &Agent) {
+        let raw = &self.raw[index];
+        let own = self.tables[0]
+            .get()
+            .is_some_and(|t| core::ptr::eq(t.view, self.layout.view));
+        if self.segments.is_none() || !own || !a.packs || a.reloaded.is_some() {
+            return;
+        }
+        raw.packed[0].store(a.packed[0], Relaxed);
+        raw.packed[1].store(a.packed[1], Relaxed);
+        let _ = raw.mode.compare_exchange(SEG_OFF, 0, Relaxed, Relaxed);
     }
 
     /// The transitions kept for `agent`, oldest first.
@@ -1369,6 +1674,22 @@ impl Recorder {
                 found: statuses.len(),
                 expected: a.status.len(),
             });
+        }
+        if let Some((index, raw)) = usize::try_from(agent)
+            .ok()
+            .and_then(|i| Some((i, self.raw.get(i)?)))
+        {
+            // Ticks that changed nothing before now, not yet logged, count
+            // before the statuses change (called between the agent's ticks,
+            // on the thread that ticks it, nothing else writes them).
+            let quiet = raw.quiet.swap(0, Relaxed);
+            if quiet != 0 {
+                self.fold_quiet(index, &mut a, quiet, false);
+                a.quiet = 0;
+            }
+            // The thread ticking the agent asks for its statuses again.
+            raw.packed[0].store(UNKNOWN[0], Relaxed);
+            raw.packed[1].store(UNKNOWN[1], Relaxed);
         }
         a.set_all(statuses);
         Ok(())
@@ -1854,6 +2175,7 @@ impl Recorder {
         if let (Some(raw), Some(codes)) = (self.raw.get(index), self.codes.get(index))
             && table_of(node) == self.first_table.load(Relaxed)
         {
+            self.spill(index, now);
             raw.push(codes, now, code(kind, 0, node.id))
         } else {
             false
@@ -1943,12 +2265,51 @@ impl Recorder {
             .get()
             .is_some_and(|t| core::ptr::eq(t.view, layout.view));
         let mut at_root = own && a.stack.len() == 1 && a.reloaded.is_none();
+        // The ticks logged whole from the start of the log that follow on
+        // from the agent's statuses, each from the one before (how many
+        // codes), and the transitions they make.
+        let capacity = a.ring.items.capacity() as u64;
         let mut k = 0;
+        let mut chained = 0;
+        if let Some(segments) = &self.segments
+            && at_root
+            && a.packs
+        {
+            let chain = segments.chain(&at, n, a.packed, capacity);
+            chained = chain.codes;
+            if chain.skip_to > 0 {
+                k = chain.skip_to;
+                if let Some(t) = chain.timed {
+                    a.now = f64::from_bits(u64::from(at(t + 1)) | u64::from(at(t + 2)) << 32);
+                }
+                a.set_packed(chain.packed);
+                a.ring.dropped += chain.dropped;
+                a.ticks = a.ticks.wrapping_add(chain.ticks);
+                a.in_tick = false;
+            }
+        }
         while k < n {
+            let code = at(k);
+            if code & 15 == SEGMENT && k + 2 < n {
+                a.now = f64::from_bits(u64::from(at(k + 1)) | u64::from(at(k + 2)) << 32);
+                let slot = (code >> 9) as usize;
+                if k < chained {
+                    self.fold_chained(a, slot);
+                } else {
+                    self.fold_segment(index, a, slot, at_root);
+                }
+                k += 3;
+                continue;
+            }
+            if code & 15 == QUIET {
+                self.fold_quiet(index, a, code, at_root && k < chained);
+                k += 1;
+                continue;
+            }
             if at_root {
                 k = Self::fold_steady(layout, a, codes, tail, k, n);
-                if k >= n {
-                    break;
+                if k >= n || matches!(at(k) & 15, SEGMENT | QUIET) {
+                    continue;
                 }
             }
             let code = at(k);
@@ -2073,6 +2434,92 @@ impl Recorder {
         k
     }
 
+    /// Applies the tick [`Segments`] slot `at` holds to `a`, whose
+    /// statuses are those it was worked out from ([`Segments::chain`]).
+    #[inline]
+    fn fold_chained(&self, a: &mut Agent, at: usize) {
+        let Some(slot) = self.segments.as_ref().and_then(|s| s.slots.get(at)) else {
+            return;
+        };
+        let n = slot.state.load(Relaxed) & 0xff;
+        let bytes = [slot.made[0].load(Relaxed), slot.made[1].load(Relaxed)];
+        for byte in bytes.iter().flat_map(|w| w.to_le_bytes()).take(n as usize) {
+            a.set(u16::from(byte & 63), NODE_STATUS_OF[usize::from(byte >> 6)]);
+        }
+        // It ends with the root's status.
+        a.ticks = a.ticks.wrapping_add(1);
+        a.in_tick = false;
+    }
+
+    /// Applies the ticks a [`QUIET`] code `code` stands for to `a` (agent
+    /// `index`'s recording): they only count, if `a`'s statuses are those
+    /// they were worked out from (`chained`: known so), else each is
+    /// applied as [`fold_segment`](Self::fold_segment) applies a tick.
+    fn fold_quiet(&self, index: usize, a: &mut Agent, code: u32, chained: bool) {
+        let at = (code >> 9 & SEG_SLOT_BITS) as usize;
+        let count = code >> QUIET_COUNT;
+        if chained {
+            a.ticks = a.ticks.wrapping_add(count);
+            a.in_tick = false;
+            return;
+        }
+        let own_root = a.stack.len() == 1
+            && a.reloaded.is_none()
+            && self.tables[0]
+                .get()
+                .is_some_and(|t| core::ptr::eq(t.view, self.layout.view));
+        for _ in 0..count {
+            self.fold_segment(index, a, at, own_root);
+        }
+    }
+
+    /// Applies the tick [`Segments`] slot `at` holds to `a` (agent
+    /// `index`'s recording): its transitions, if `a`'s statuses are those
+    /// the tick was worked out from and its nodes' uids are the tree's own
+    /// (`own_root`), else each of its statuses, as logged one by one.
+    fn fold_segment(&self, index: usize, a: &mut Agent, at: usize, own_root: bool) {
+        let at = at & SEG_SLOT_BITS as usize;
+        let Some(slot) = self.segments.as_ref().and_then(|s| s.slots.get(at)) else {
+            return;
+        };
+        let state = slot.state.load(Acquire);
+        if state & MEMO_READY == 0 {
+            return;
+        }
+        let before = [slot.before[0].load(Relaxed), slot.before[1].load(Relaxed)];
+        if own_root && a.packs && a.packed == before {
+            let made = [slot.made[0].load(Relaxed), slot.made[1].load(Relaxed)];
+            for byte in made
+                .iter()
+                .flat_map(|w| w.to_le_bytes())
+                .take((state & 0xff) as usize)
+            {
+                a.set(u16::from(byte & 63), NODE_STATUS_OF[usize::from(byte >> 6)]);
+            }
+            // It ends with the root's status.
+            a.ticks = a.ticks.wrapping_add(1);
+            a.in_tick = false;
+            return;
+        }
+        let codes = [slot.codes[0].load(Relaxed), slot.codes[1].load(Relaxed)];
+        for (id, status) in segment_statuses(codes, (state >> 8) as u8 as u32) {
+            let Some(node) = self.tables[0].get().and_then(|t| t.view.nodes.get(id)) else {
+                continue;
+            };
+            let layout = self.layout_of(a);
+            a.apply(
+                layout,
+                &TraceEvent {
+                    level: STATUSES,
+                    agent: index as u64,
+                    now: a.now,
+                    node,
+                    what: Event::Returned(status),
+                },
+            );
+        }
+    }
+
     /// `Agent::returned` of node `uid` of the recorded tree (as built, at
     /// its root instance) returning `status`, made by the transitions the
     /// [`Memo`] holds for the statuses before it, or worked out (and
@@ -2127,15 +2574,246 @@ impl Recorder {
         }
     }
 
+    /// [`Trace::gathered`] of statuses logged one by one: of a tick not
+    /// logged whole, of another table, or not ending the tick. At the end
+    /// of a tick logged so (the recorded tree's root returned), the
+    /// agent's log takes ticks whole again from the next one, if the
+    /// recorder asks for no events that come every tick.
+    #[cold]
+    #[inline(never)]
+    fn gathered_one_by_one(
+        &self,
+        agent: u64,
+        now: f64,
+        nodes: &'static [NodeInfo],
+        statuses: Gathered,
+    ) {
+        let mut root = false;
+        for (id, status) in statuses.iter() {
+            if let Some(node) = nodes.get(id) {
+                self.returned(agent, now, node, status);
+                root = id == 0;
+            }
+        }
+        if let Ok(index) = usize::try_from(agent)
+            && let Some(raw) = self.raw.get(index)
+            && root
+            && nodes.as_ptr() as usize == self.first_table.load(Relaxed)
+        {
+            raw.ticking.store(false, Relaxed);
+            if self.level == 0 && self.segments.is_some() && raw.mode.load(Relaxed) == SEG_OFF {
+                let a = self.lock(index);
+                self.resync(index, &a);
+            }
+        }
+    }
+
+    /// The end of a tick of agent `index` at `now`: its root returned,
+    /// the last of the statuses gathered. Counts it among the ticks that
+    /// changed nothing ([`RawLog::quiet`]), or logs one [`SEGMENT`] code
+    /// for it, found in [`Segments`] or worked out there; if the table has
+    /// no room, logs each status ([`spill`](Self::spill)).
+    #[inline(never)]
+    fn end_segment(&self, index: usize, now: f64, statuses: Gathered) {
+        let raw = &self.raw[index];
+        raw.ticking.store(false, Relaxed);
+        let len = statuses.len() as u32;
+        let codes = [statuses.codes() as u64, (statuses.codes() >> 64) as u64];
+        // The same statuses as the quiet ticks before it, from the same
+        // statuses (a quiet tick changes none): quiet too.
+        let quiet = raw.quiet.load(Relaxed);
+        let short = codes[0] | u64::from(len) << 56;
+        if quiet != 0
+            && len < 8
+            && short == raw.last.load(Relaxed)
+            && quiet >> QUIET_COUNT < QUIET_MOST
+        {
+            raw.quiet.store(quiet + (1 << QUIET_COUNT), Relaxed);
+            return;
+        }
+        let mut before = [raw.packed[0].load(Relaxed), raw.packed[1].load(Relaxed)];
+        if before == UNKNOWN {
+            let a = self.lock(index);
+            self.resync(index, &a);
+            before = a.packed;
+        }
+        let Some((slot, after, made)) = self.segment(before, codes, len) else {
+            return self.spill_gathered(index, now, statuses);
+        };
+        if made == 0 {
+            // Quiet: counted with the ticks before it if they are the
+            // same, else they are logged and it starts a count.
+            let quiet = raw.quiet.load(Relaxed);
+            let same = (quiet >> 9 & SEG_SLOT_BITS) as usize == slot;
+            if quiet != 0 && same && quiet >> QUIET_COUNT < QUIET_MOST {
+                raw.quiet.store(quiet + (1 << QUIET_COUNT), Relaxed);
+            } else {
+                if quiet != 0 && !raw.push_quiet(&self.codes[index]) {
+                    self.fold_here(index);
+                    if !raw.push_quiet(&self.codes[index]) {
+                        return self.spill_gathered(index, now, statuses);
+                    }
+                }
+                raw.quiet
+                    .store(QUIET | (slot as u32) << 9 | 1 << QUIET_COUNT, Relaxed);
+                let short = if len < 8 { short } else { u64::MAX };
+                raw.last.store(short, Relaxed);
+            }
+        } else if !raw.push_segment(&self.codes[index], now, slot) {
+            self.fold_here(index);
+            if !raw.push_segment(&self.codes[index], now, slot) {
+                return self.spill_gathered(index, now, statuses);
+            }
+        }
+        raw.packed[0].store(after[0], Relaxed);
+        raw.packed[1].store(after[1], Relaxed);
+    }
+
+    /// A tick of agent `index` gathered that is not logged whole: logged
+    /// one by one, and the log takes statuses so until it is next folded.
+    #[cold]
+    #[inline(never)]
+    fn spill_gathered(&self, index: usize, now: f64, statuses: Gathered) {
+        self.spill(index, now);
+        self.gathered_one_by_one(index as u64, now, self.layout.view.nodes, statuses);
+    }
+
+    /// Folds agent `index`'s full log on the thread that ticks it (so
+    /// nothing is logged meanwhile).
+    #[cold]
+    #[inline(never)]
+    fn fold_here(&self, index: usize) {
+        drop(self.lock(index));
+    }
+
+    /// The [`Segments`] slot of a tick of `len` statuses `codes` from
+    /// statuses `before`, with the statuses after it and how many
+    /// transitions it makes: found, or worked
+    /// out and kept; `None` when its slots are taken or it makes more
+    /// transitions than a slot keeps.
+    #[inline]
+    fn segment(
+        &self,
+        before: [u64; 2],
+        codes: [u64; 2],
+        len: u32,
+    ) -> Option<(usize, [u64; 2], u8)> {
+        let segments = self.segments.as_ref()?;
+        let mut free = None;
+        for at in segments.slots(before, codes, len) {
+            let slot = &segments.slots[at];
+            let state = slot.state.load(Acquire);
+            if state == 0 {
+                free = Some(at);
+                break;
+            }
+            if state & MEMO_READY != 0
+                && (state >> 8) as u8 as u32 == len
+                && slot.before[0].load(Relaxed) == before[0]
+                && slot.before[1].load(Relaxed) == before[1]
+                && slot.codes[0].load(Relaxed) == codes[0]
+                && slot.codes[1].load(Relaxed) == codes[1]
+            {
+                let after = [slot.after[0].load(Relaxed), slot.after[1].load(Relaxed)];
+                return Some((at, after, state as u8));
+            }
+        }
+        let at = free?;
+        let (made, n, after) = self.work_out(segments, before, codes, len)?;
+        let slot = &segments.slots[at];
+        slot.state
+            .compare_exchange(0, MEMO_BUSY, Acquire, Relaxed)
+            .ok()?;
+        let word = |k: usize| u64::from_le_bytes(core::array::from_fn(|i| made[8 * k + i]));
+        for k in 0..2 {
+            slot.before[k].store(before[k], Relaxed);
+            slot.codes[k].store(codes[k], Relaxed);
+            slot.after[k].store(after[k], Relaxed);
+            slot.made[k].store(word(k), Relaxed);
+        }
+        slot.state
+            .store(MEMO_READY | u64::from(len) << 8 | u64::from(n), Release);
+        Some((at, after, n))
+    }
+
+    /// What a tick of `len` statuses `codes` makes of statuses `before`,
+    /// by BehaviorTree.CPP's rules ([`Agent::apply`]), on the scratch
+    /// agent: the transitions, how many, and the statuses after; `None`
+    /// if they are more than 16.
+    #[cold]
+    #[inline(never)]
+    fn work_out(
+        &self,
+        segments: &Segments,
+        before: [u64; 2],
+        codes: [u64; 2],
+        len: u32,
+    ) -> Option<([u8; 16], u8, [u64; 2])> {
+        let layout = &self.layout;
+        let mut s = segments
+            .scratch
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        s.set_packed(before);
+        s.capture = Some(([0; 16], 0));
+        for (id, status) in segment_statuses(codes, len) {
+            let node = layout.view.nodes.get(id)?;
+            s.apply(
+                layout,
+                &TraceEvent {
+                    level: STATUSES,
+                    agent: 0,
+                    now: 0.0,
+                    node,
+                    what: Event::Returned(status),
+                },
+            );
+        }
+        let (made, n) = s.capture.take()?;
+        (n <= 16).then_some((made, n, s.packed))
+    }
+
+    /// Logs agent `index`'s ticks that changed nothing not yet logged, and
+    /// has it log statuses one by one from now until its log is next
+    /// folded on its thread: before an event that is not a tick of the
+    /// recorded tree gathered whole, and when a tick does not fit
+    /// [`Segments`].
+    #[inline]
+    fn spill(&self, index: usize, now: f64) {
+        let raw = &self.raw[index];
+        if raw.mode.load(Relaxed) != SEG_OFF {
+            self.spill_slow(index, now);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn spill_slow(&self, index: usize, _now: f64) {
+        let raw = &self.raw[index];
+        raw.mode.store(SEG_OFF, Relaxed);
+        if !raw.push_quiet(&self.codes[index]) {
+            self.fold_here(index);
+            if !raw.push_quiet(&self.codes[index]) {
+                // Not logged (the log is shut): applied here.
+                let mut a = self.lock(index);
+                let quiet = raw.quiet.swap(0, Relaxed);
+                self.fold_quiet(index, &mut a, quiet, true);
+            }
+        }
+    }
+
     /// [`Trace::returned`] of a node not in the first table, of an event
     /// that takes the lock, or of an agent not recorded.
     #[cold]
     #[inline(never)]
     fn returned_slow(&self, agent: u64, now: f64, node: &'static NodeInfo, status: Status) {
-        if let Ok(index) = usize::try_from(agent)
-            && index < self.agents.len()
-            && !self.log_any(index, now, Some(node), status as u32)
-        {
+        let Ok(index) = usize::try_from(agent) else {
+            return;
+        };
+        if index < self.agents.len() {
+            self.spill(index, now);
+        }
+        if index < self.agents.len() && !self.log_any(index, now, Some(node), status as u32) {
             self.apply(
                 index,
                 &TraceEvent {
@@ -2161,6 +2839,7 @@ impl Recorder {
                 a.apply(layout, event);
             }
         }
+        self.resync(index, &a);
         // The log is empty (folded): open it, or keep it shut (`LOCKED`).
         let raw = &self.raw[index];
         let head = raw.head.load(Relaxed);
@@ -2227,9 +2906,16 @@ impl Trace for Recorder {
         }
     }
 
+    /// Also marks the start of the agent's tick.
     #[inline]
     fn statuses(&self, agent: u64) -> bool {
-        agent < self.agents.len() as u64
+        match usize::try_from(agent).ok().and_then(|i| self.raw.get(i)) {
+            Some(raw) => {
+                raw.ticking.store(true, Relaxed);
+                true
+            }
+            None => false,
+        }
     }
 
     #[inline]
@@ -2255,8 +2941,12 @@ impl Trace for Recorder {
             | Event::Continue { .. } => (IN_TICK, None),
             // Changes nothing.
             Event::TickEnd(_) => return,
-            Event::Guard { .. } | Event::TreeVersion { .. } => return self.apply(index, event),
+            Event::Guard { .. } | Event::TreeVersion { .. } => {
+                self.spill(index, event.now);
+                return self.apply(index, event);
+            }
         };
+        self.spill(index, event.now);
         if !self.log_any(index, event.now, node, kind) {
             self.apply(index, event);
         }
@@ -2267,6 +2957,25 @@ impl Trace for Recorder {
         if !self.log(agent, now, node, status as u32) {
             self.returned_slow(agent, now, node, status);
         }
+    }
+
+    /// A recorder takes a tick of the recorded tree (without subtrees, of
+    /// at most 63 nodes) gathered whole ([`Segments`]).
+    const GATHERS: bool = true;
+
+    #[inline]
+    fn gathered(&self, agent: u64, now: f64, nodes: &'static [NodeInfo], statuses: Gathered) {
+        // A whole tick (the root's status last) of the recorded tree, while
+        // the agent's log takes ticks whole.
+        if let Ok(index) = usize::try_from(agent)
+            && let Some(raw) = self.raw.get(index)
+            && nodes.as_ptr() as usize == self.first_table.load(Relaxed)
+            && raw.mode.load(Relaxed) == 0
+            && statuses.codes() as u8 & 63 == 0
+        {
+            return self.end_segment(index, now, statuses);
+        }
+        self.gathered_one_by_one(agent, now, nodes, statuses);
     }
 }
 

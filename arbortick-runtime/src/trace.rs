@@ -68,6 +68,30 @@ pub trait Trace {
         });
     }
 
+    /// `true` lets a generated tick of a tree of at most 63 nodes gather
+    /// the statuses its nodes return and send them together
+    /// ([`gathered`](Self::gathered)) rather than one by one through
+    /// [`returned`](Self::returned): in order, at the end of the tick,
+    /// before each event of its own, before an embedded tree ticks, and
+    /// every 16 statuses. Events that halting sends ([`Event::Halted`])
+    /// and node hooks may come before statuses gathered ahead of them. A
+    /// hook that follows statuses per tick (a recorder) takes a tick at
+    /// once; `false`, the default, keeps [`returned`](Self::returned).
+    const GATHERS: bool = false;
+
+    /// Statuses a tick of `agent` at time `now` gathered (see
+    /// [`GATHERS`](Self::GATHERS)), of nodes of the table `nodes` (a tree's
+    /// [`BehaviorTree::NODES`](crate::BehaviorTree::NODES)). The default
+    /// sends each to [`returned`](Self::returned), oldest first.
+    #[inline]
+    fn gathered(&self, agent: u64, now: f64, nodes: &'static [NodeInfo], statuses: Gathered) {
+        for (id, status) in statuses.iter() {
+            if let Some(node) = nodes.get(id) {
+                self.returned(agent, now, node, status);
+            }
+        }
+    }
+
     /// `true` makes the generated tick call [`before`](Self::before) and
     /// [`after`](Self::after) around every node, for agents
     /// [`hooks`](Self::hooks) names. `false`, the default, makes every hook
@@ -100,6 +124,71 @@ pub trait Trace {
     fn after(&self, agent: u64, node: &'static NodeInfo, status: Status) -> Status {
         let _ = (agent, node);
         status
+    }
+}
+
+/// The statuses nodes of one tree returned in a tick, gathered by the
+/// generated code for a hook whose [`Trace::GATHERS`] is `true`: up to 16,
+/// each a node's id (below 64) and its status, kept in one integer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Gathered {
+    /// A byte per status, the newest lowest: the node's id, and the
+    /// status's number (`Status as u8`) at bit 6.
+    codes: u128,
+    len: u8,
+}
+
+impl Gathered {
+    /// How many statuses a `Gathered` holds.
+    pub const CAPACITY: usize = 16;
+
+    /// None yet.
+    #[inline(always)]
+    pub const fn new() -> Gathered {
+        Gathered { codes: 0, len: 0 }
+    }
+
+    /// Adds node `id`'s `status` (the generated code gathers nodes of
+    /// trees of at most 63 nodes, and sends them before 16 are held);
+    /// returns whether it is full.
+    #[inline(always)]
+    pub fn push(&mut self, id: u8, status: Status) -> bool {
+        self.codes = self.codes << 8 | u128::from(id & 63 | (status as u8) << 6);
+        self.len += 1;
+        usize::from(self.len) >= Self::CAPACITY
+    }
+
+    /// How many it holds.
+    #[inline]
+    pub fn len(&self) -> usize {
+        usize::from(self.len)
+    }
+
+    /// Whether it holds none.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The statuses, a byte each, the newest lowest (see
+    /// [`iter`](Self::iter)): the node's id, and the status at bit 6.
+    #[inline]
+    pub fn codes(&self) -> u128 {
+        self.codes
+    }
+
+    /// Each node's id and status, oldest first.
+    pub fn iter(&self) -> impl Iterator<Item = (usize, Status)> + '_ {
+        (0..self.len).rev().filter_map(|k| {
+            let byte = (self.codes >> (8 * u32::from(k))) as u8;
+            let status = match byte >> 6 {
+                0 => Status::Success,
+                1 => Status::Failure,
+                2 => Status::Running,
+                _ => return None,
+            };
+            Some((usize::from(byte & 63), status))
+        })
     }
 }
 
@@ -172,6 +261,11 @@ impl<F: Fn(&TraceEvent)> Trace for Tracer<F> {
 impl<T: Trace + ?Sized> Trace for &T {
     const ENABLED: bool = T::ENABLED;
     const HOOKS: bool = T::HOOKS;
+    const GATHERS: bool = T::GATHERS;
+    #[inline]
+    fn gathered(&self, agent: u64, now: f64, nodes: &'static [NodeInfo], statuses: Gathered) {
+        (**self).gathered(agent, now, nodes, statuses)
+    }
     #[inline]
     fn level(&self, agent: u64) -> u8 {
         (**self).level(agent)

@@ -79,8 +79,22 @@ impl Gen<'_> {
         quote!(#ty::#variant(#(#parts),*))
     }
 
-    /// A trace point: `if level >= L { emit(..) }`, nothing without a context.
+    /// A trace point: `if level >= L { emit(..) }`, nothing without a
+    /// context; the statuses gathered before it are sent first.
     pub(super) fn trace(&self, level: u8, at: usize, event: TokenStream) -> TokenStream {
+        self.trace_after(level, at, event, self.flush())
+    }
+
+    /// [`trace`](Self::trace), with `before` run before the event is sent
+    /// (nothing where no status can have been gathered yet, or all were
+    /// sent).
+    pub(super) fn trace_after(
+        &self,
+        level: u8,
+        at: usize,
+        event: TokenStream,
+        before: TokenStream,
+    ) -> TokenStream {
         let Some(cx) = &self.tree.context else {
             return TokenStream::new();
         };
@@ -96,6 +110,7 @@ impl Gen<'_> {
         let level = Literal::u8_unsuffixed(level);
         quote! {
             if #wanted {
+                #before
                 ::__bt::__private::trace_emit(&#cx, #level, &#nodes[#at], ::__bt::trace::Event::#event);
             }
         }

@@ -769,6 +769,26 @@ impl Gen<'_> {
         self.tracing.as_ref()
     }
 
+    /// Whether the tick gathers its statuses for a hook that takes them
+    /// per tick (`Trace::GATHERS`): a tree with a tracing context and at
+    /// most 63 nodes (their ids fit a byte with the status).
+    fn gathers(&self) -> bool {
+        self.tracing_context().is_some() && self.tree.nodes.len() < 64
+    }
+
+    /// Sends the statuses gathered (nothing when the tick does not gather).
+    fn flush(&self) -> TokenStream {
+        let Some(cx) = self.tracing_context().filter(|_| self.gathers()) else {
+            return TokenStream::new();
+        };
+        let (tg, sg, nodes) = (names::trace_gathers(), names::gathered(), names::nodes());
+        quote! {
+            if #tg {
+                ::__bt::__private::trace_flush(&#cx, #nodes, #sg);
+            }
+        }
+    }
+
     /// [`tracing_context`](Self::tracing_context), worked out once.
     fn find_tracing_context(tree: &Tree) -> Option<Ident> {
         use syn::{GenericArgument, PathArguments, Type};

@@ -54,6 +54,13 @@ locals! {
     /// Whether this tick's agent's level-6 events (statuses) are wanted,
     /// read once per tick.
     trace_statuses = "__ts";
+    /// Whether this tick's statuses are gathered for the trace hook
+    /// (`Trace::GATHERS`): a constant.
+    trace_gathers = "__tg";
+    /// The statuses gathered, not yet sent (`&mut Gathered`).
+    gathered = "__sg";
+    /// What `gathered` borrows, in the tick itself.
+    gathered_own = "__sgv";
     /// Whether this tick calls the node hooks, read once per tick.
     hooks = "__hk";
     /// The status a node hook gave.

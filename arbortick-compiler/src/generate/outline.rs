@@ -116,6 +116,11 @@ impl Gen<'_> {
             );
             args.extend(quote!(#now, #nodes, #level, #statuses,));
         }
+        if self.gathers() {
+            let (tg, sg) = (names::trace_gathers(), names::gathered());
+            decls.extend(quote!(#tg: ::core::primitive::bool, #sg: &mut ::__bt::trace::Gathered,));
+            args.extend(quote!(#tg, &mut *#sg,));
+        }
         if self.tracing_context().is_some() {
             let hk = names::hooks();
             decls.extend(quote!(#hk: ::core::primitive::bool,));

@@ -154,13 +154,24 @@ impl Gen<'_> {
             let (level, statuses) = (names::trace_level(), names::trace_statuses());
             // The trace hook is asked once per tick; trace points test
             // these locals (constants with `NoTrace`).
+            let gathering = self.gathers().then(|| {
+                let (tg, sg, own) = (names::trace_gathers(), names::gathered(), names::gathered_own());
+                quote! {
+                    let #tg: ::core::primitive::bool = ::__bt::__private::trace_gathers(&#cx);
+                    let mut #own = ::__bt::trace::Gathered::new();
+                    let #sg = &mut #own;
+                }
+            });
             quote! {
                 let #now: ::core::primitive::f64 = ::__bt::Context::now(&#cx);
                 let #nodes: &'static [::__bt::NodeInfo] = <#tree_name as ::__bt::BehaviorTree>::NODES;
                 let #level: ::core::primitive::u8 = ::__bt::__private::trace_level(&#cx);
                 let #statuses: ::core::primitive::bool = ::__bt::__private::trace_statuses(&#cx);
+                #gathering
             }
         });
+        // The statuses gathered are sent once the root has returned.
+        let flush = self.flush();
         let hooks = self.tracing_context().map(|cx| {
             let hk = names::hooks();
             quote!(let #hk: ::core::primitive::bool = ::__bt::__private::hooks_wanted(&#cx);)
@@ -180,8 +191,10 @@ impl Gen<'_> {
             let m = names::monitors();
             quote!(if #r.is_done() { *#m = 0; })
         });
-        let start = self.trace(3, 0, quote!(TickStart));
-        let end = self.trace(3, 0, quote!(TickEnd(#r)));
+        // Nothing is gathered before the tick starts, and all is sent
+        // before it ends.
+        let start = self.trace_after(3, 0, quote!(TickStart), TokenStream::new());
+        let end = self.trace_after(3, 0, quote!(TickEnd(#r)), TokenStream::new());
         let result = if bounded {
             quote! {
                 match *#error {
@@ -206,6 +219,7 @@ impl Gen<'_> {
             #error_decl
             #start
             #eval
+            #flush
             #disarm
             #end
             #result
@@ -242,11 +256,24 @@ impl Gen<'_> {
             // hook (level 6); with `NoTrace` the call is nothing.
             Some(cx) => {
                 let (nodes, statuses) = (names::nodes(), names::trace_statuses());
+                let report = if self.gathers() {
+                    let (tg, sg) = (names::trace_gathers(), names::gathered());
+                    let id8 = Literal::u8_unsuffixed(id as u8);
+                    quote! {
+                        if #tg {
+                            ::__bt::__private::trace_gather(&#cx, #nodes, #sg, #id8, #r);
+                        } else {
+                            ::__bt::__private::trace_returned(&#cx, &#nodes[#id], #r);
+                        }
+                    }
+                } else {
+                    quote!(::__bt::__private::trace_returned(&#cx, &#nodes[#id], #r);)
+                };
                 quote! {
                     #[doc = #doc]
                     let #r: ::__bt::Status = #code;
                     if #statuses {
-                        ::__bt::__private::trace_returned(&#cx, &#nodes[#id], #r);
+                        #report
                     }
                 }
             }
