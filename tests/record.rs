@@ -701,6 +701,82 @@ fn ticks_logged_whole_record_what_statuses_logged_one_by_one_record() {
     }
 }
 
+bt::behavior_tree! {
+    /// More statuses a tick than a generated tick gathers before sending
+    /// them (16), and a note made in the middle of each tick.
+    tree Wide(me: &mut Bot, rec: &Recorder, cx: &Ctx<NoFlags, NoFlags, impl Trace>) {
+        'root: reactive_select {
+            sequence {
+                cond me.roll(80), cond me.roll(90), cond me.roll(90), cond me.roll(90),
+                cond rec.note(bt::Context::agent(cx), 1, &"mid-tick").is_ok(),
+                cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90),
+                cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90),
+                cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90),
+                cond me.roll(90), Job,
+            },
+            parallel(success = 3, failure = 2) { Job, Job, Job, Job },
+        }
+    }
+}
+
+#[test]
+fn ticks_of_more_statuses_than_gathered_at_once_record_as_one_by_one() {
+    let whole = Recorder::new::<Wide>(3, 1 << 14).with_notes(1 << 12);
+    let alone = Recorder::new::<Wide>(3, 1 << 14).with_notes(1 << 12);
+    for agent in 0..3u64 {
+        let mut bots = [(); 2].map(|_| Bot {
+            seed: 0x2545_f491 ^ agent.wrapping_mul(0x9e37_79b9),
+            ..Bot::default()
+        });
+        let mut trees = [Wide::default(), Wide::default()];
+        for t in 0..600u32 {
+            let now = f64::from(t) * 0.1;
+            let [a, b] = &mut bots;
+            let [ta, tb] = &mut trees;
+            ta.tick(a, &whole, &Ctx::new(now, 0.1).agent(agent).trace(&whole));
+            let cx = Ctx::new(now, 0.1).agent(agent).trace(OneByOne(&alone));
+            tb.tick(b, &alone, &cx);
+        }
+        let transitions = whole.transitions(agent).unwrap();
+        same_transitions(
+            &transitions,
+            &alone.transitions(agent).unwrap(),
+            &format!("agent {agent}"),
+        );
+        // Ticks of more than 16 statuses were recorded.
+        let most = transitions
+            .chunk_by(|a, b| a.tick == b.tick)
+            .map(<[_]>::len)
+            .max();
+        assert!(most > Some(20), "{most:?}");
+        assert_eq!(whole.ticks(agent).unwrap(), 600);
+        // A note made in the middle of a tick is that tick's.
+        let notes = whole.notes(agent).unwrap();
+        assert!(notes.len() > 100, "{}", notes.len());
+        let ticks: Vec<u32> = notes.iter().map(|n| n.tick).collect();
+        assert_eq!(
+            ticks,
+            alone
+                .notes(agent)
+                .unwrap()
+                .iter()
+                .map(|n| n.tick)
+                .collect::<Vec<_>>()
+        );
+        for note in &notes {
+            // The note's tick ran its sequence that far: its fifth `cond`
+            // (uid 7) succeeded then.
+            assert!(
+                transitions
+                    .iter()
+                    .any(|t| t.tick == note.tick && t.uid == 7 && t.status == NodeStatus::Success),
+                "note at tick {}",
+                note.tick
+            );
+        }
+    }
+}
+
 #[test]
 fn agents_outside_the_recorder_are_not_recorded() {
     let recorder = Recorder::new::<Life>(2, 64);

@@ -44,40 +44,54 @@
 //!
 //! Each agent gets, when the recorder is built, a ring of `capacity`
 //! transitions of 16 bytes each ([`Transition`]), one status byte per node,
-//! a stack as deep as subtrees nest and a log of 64 four-byte codes (see
-//! below). Recording allocates nothing after that; when the ring is full
-//! the oldest transitions are dropped and counted ([`Recorder::dropped`]).
+//! a stack as deep as subtrees nest, a log of 64 four-byte codes and 64
+//! bytes for the thread that ticks it (see below). Recording allocates
+//! nothing after that; when the ring is full the oldest transitions are
+//! dropped and counted ([`Recorder::dropped`]).
 //! [`Recorder::bytes_per_agent`] says how much that is. A recorder of a
 //! tree without subtrees and of at most 63 nodes also holds, for all its
-//! agents, a table of 4,096 worked-out statuses (160 KiB; see below).
+//! agents, a table of 4,096 worked-out statuses (160 KiB) and one of
+//! 4,096 worked-out ticks (288 KiB; see below).
 //!
 //! # Cost
 //!
-//! Attached, each node a tick reaches reports its status
-//! ([`Trace::returned`], no event built), and nothing else: the recorder
-//! asks for no events of levels 1 to 5 (a firing `monitor` reaches it
-//! anyway). The thread ticking the agent writes each status into the
-//! agent's log as one 4-byte code (the node, the status, and the tick's
-//! time before the first code of a new time), without a lock. The
-//! statuses are worked out, by BehaviorTree.CPP's rules, when the log is
-//! full (every few ticks) or when something reads the recording, under
-//! the agent's lock (uncontended: an agent is ticked by one thread at a
-//! time); a status that changes nothing (a node running on under a
-//! parent that keeps it, a leaf that ends again as it did) costs a few
-//! compares there. Reading an agent's recording while another thread
-//! ticks it is safe, and sees it as of the tick's last code logged.
+//! Attached, each node a tick reaches reports its status, and nothing
+//! else: the recorder asks for no events of levels 1 to 5 (a firing
+//! `monitor` reaches it anyway). The thread ticking the agent writes into
+//! the agent's log, without a lock; the statuses are worked out, by
+//! BehaviorTree.CPP's rules, when the log is full (every few dozen ticks)
+//! or when something reads the recording, under the agent's lock
+//! (uncontended: an agent is ticked by one thread at a time). Reading an
+//! agent's recording while another thread ticks it is safe, and sees it
+//! as of the last tick logged.
 //!
 //! What a status that changes something makes of the statuses before it
 //! (which nodes go back to idle, in what order) depends on nothing else,
-//! so in a tree without subtrees and of at most 63 nodes (whose statuses
-//! fit two words) it is worked out by the rules once, kept in a table
-//! shared by every agent and thread (filled without a lock, each entry
-//! once), and replayed from there after: a tree's agents meet the same
-//! few situations again and again.
+//! and so does what a whole tick makes. A tree's agents meet the same few
+//! situations again and again, so in a tree without subtrees and of at
+//! most 63 nodes (whose statuses fit two words) they are worked out by the
+//! rules once, kept in tables shared by every agent and thread (filled
+//! without a lock, each entry once), and replayed from there after:
+//! - the generated tick gathers its statuses in a local integer and sends
+//!   them at its end ([`Trace::GATHERS`], [`Trace::gathered`]);
+//! - the recorder finds the tick in its table by the statuses before it
+//!   (which the ticking thread keeps) and logs one code for it, with the
+//!   tick's time; a tick that changes nothing (the same node running on,
+//!   say) is only counted, and a run of the same such ticks is one code;
+//! - folding the log replays the transitions of each tick, and only sets
+//!   the statuses of ticks whose transitions the ring would drop anyway.
+//!
+//! Otherwise (a larger tree, subtrees, a hook that takes statuses one by
+//! one such as a pair of hooks, the hot-reload engine, the ticks after an
+//! event other than a status), each status is logged as one 4-byte code
+//! (the node, the status, and the tick's time before the first code of a
+//! new time) and worked out when folded, a status that changes nothing (a
+//! node running on under a parent that keeps it, a leaf that ends again
+//! as it did) in a few compares.
 //!
 //! On the decider benchmark (`BENCHMARKS-deciders.md`, row `bt-recorder`),
 //! where the senses change every tick so that children interrupt each
-//! other and finish often, that is about 450 instructions per agent-tick
+//! other and finish often, that is about 280 instructions per agent-tick
 //! against 58 without it (`tick_count`, in `bt-bench`); it is measured in
 //! time there, and on the reference trees in `BENCHMARKS.md`.
 
@@ -1257,10 +1271,11 @@ const SEG_SLOTS: usize = 4096;
 
 /// What a whole tick's statuses make of the statuses before it, worked
 /// out once and shared by every agent and thread, as [`Memo`] keeps it
-/// per status: the thread ticking an agent gathers the tick's statuses
-/// ([`RawLog::seg`]), finds them here by the statuses before them (its
-/// [`RawLog::packed`]), and logs one code for the tick ([`SEGMENT`]) in
-/// place of one per status; folding the log replays the transitions kept.
+/// per status: the generated tick gathers its statuses ([`Gathered`]),
+/// the thread ticking the agent finds them here by the statuses before
+/// them (its [`RawLog::packed`]) and logs one code for the tick
+/// ([`SEGMENT`], or [`QUIET`] when it changes nothing) in place of one per
+/// status; folding the log replays the transitions kept.
 /// Only for the recorded tree's own nodes, in a tree a [`Memo`] is kept
 /// for.
 struct Segments {
@@ -1296,7 +1311,7 @@ struct SegSlot {
     state: AtomicU64,
     /// [`Agent::packed`] before the tick.
     before: [AtomicU64; 2],
-    /// The tick's statuses ([`RawLog::seg`]).
+    /// The tick's statuses ([`Gathered::codes`], in two halves).
     codes: [AtomicU64; 2],
     /// [`Agent::packed`] after it.
     after: [AtomicU64; 2],
@@ -2608,29 +2623,18 @@ impl Recorder {
         }
     }
 
-    /// The end of a tick of agent `index` at `now`: its root returned,
-    /// the last of the statuses gathered. Counts it among the ticks that
-    /// changed nothing ([`RawLog::quiet`]), or logs one [`SEGMENT`] code
-    /// for it, found in [`Segments`] or worked out there; if the table has
-    /// no room, logs each status ([`spill`](Self::spill)).
+    /// The end of a tick of agent `index` at `now` that is not the same
+    /// as the quiet ticks before it: its root returned, the last of the
+    /// statuses gathered. Counts it among the ticks that changed nothing
+    /// ([`RawLog::quiet`]), or logs one [`SEGMENT`] code for it, found in
+    /// [`Segments`] or worked out there; if the table has no room, logs
+    /// each status ([`spill`](Self::spill)).
     #[inline(never)]
-    fn end_segment(&self, index: usize, now: f64, statuses: Gathered) {
+    fn end_segment(&self, index: usize, now: f64, nodes: &'static [NodeInfo], statuses: Gathered) {
         let raw = &self.raw[index];
-        raw.ticking.store(false, Relaxed);
         let len = statuses.len() as u32;
         let codes = [statuses.codes() as u64, (statuses.codes() >> 64) as u64];
-        // The same statuses as the quiet ticks before it, from the same
-        // statuses (a quiet tick changes none): quiet too.
-        let quiet = raw.quiet.load(Relaxed);
         let short = codes[0] | u64::from(len) << 56;
-        if quiet != 0
-            && len < 8
-            && short == raw.last.load(Relaxed)
-            && quiet >> QUIET_COUNT < QUIET_MOST
-        {
-            raw.quiet.store(quiet + (1 << QUIET_COUNT), Relaxed);
-            return;
-        }
         let mut before = [raw.packed[0].load(Relaxed), raw.packed[1].load(Relaxed)];
         if before == UNKNOWN {
             let a = self.lock(index);
@@ -2638,7 +2642,7 @@ impl Recorder {
             before = a.packed;
         }
         let Some((slot, after, made)) = self.segment(before, codes, len) else {
-            return self.spill_gathered(index, now, statuses);
+            return self.spill_gathered(index, now, nodes, statuses);
         };
         if made == 0 {
             // Quiet: counted with the ticks before it if they are the
@@ -2651,7 +2655,7 @@ impl Recorder {
                 if quiet != 0 && !raw.push_quiet(&self.codes[index]) {
                     self.fold_here(index);
                     if !raw.push_quiet(&self.codes[index]) {
-                        return self.spill_gathered(index, now, statuses);
+                        return self.spill_gathered(index, now, nodes, statuses);
                     }
                 }
                 raw.quiet
@@ -2662,7 +2666,7 @@ impl Recorder {
         } else if !raw.push_segment(&self.codes[index], now, slot) {
             self.fold_here(index);
             if !raw.push_segment(&self.codes[index], now, slot) {
-                return self.spill_gathered(index, now, statuses);
+                return self.spill_gathered(index, now, nodes, statuses);
             }
         }
         raw.packed[0].store(after[0], Relaxed);
@@ -2673,9 +2677,15 @@ impl Recorder {
     /// one by one, and the log takes statuses so until it is next folded.
     #[cold]
     #[inline(never)]
-    fn spill_gathered(&self, index: usize, now: f64, statuses: Gathered) {
+    fn spill_gathered(
+        &self,
+        index: usize,
+        now: f64,
+        nodes: &'static [NodeInfo],
+        statuses: Gathered,
+    ) {
         self.spill(index, now);
-        self.gathered_one_by_one(index as u64, now, self.layout.view.nodes, statuses);
+        self.gathered_one_by_one(index as u64, now, nodes, statuses);
     }
 
     /// Folds agent `index`'s full log on the thread that ticks it (so
@@ -2960,7 +2970,8 @@ impl Trace for Recorder {
     }
 
     /// A recorder takes a tick of the recorded tree (without subtrees, of
-    /// at most 63 nodes) gathered whole ([`Segments`]).
+    /// at most 63 nodes) gathered whole (see the [module docs](self),
+    /// "Cost").
     const GATHERS: bool = true;
 
     #[inline]
@@ -2973,7 +2984,20 @@ impl Trace for Recorder {
             && raw.mode.load(Relaxed) == 0
             && statuses.codes() as u8 & 63 == 0
         {
-            return self.end_segment(index, now, statuses);
+            raw.ticking.store(false, Relaxed);
+            // The same statuses as the quiet ticks before it, from the same
+            // statuses (a quiet tick changes none): quiet too.
+            let quiet = raw.quiet.load(Relaxed);
+            let len = statuses.len() as u64;
+            let short = statuses.codes() as u64 | len << 56;
+            if quiet != 0
+                && len < 8
+                && short == raw.last.load(Relaxed)
+                && quiet >> QUIET_COUNT < QUIET_MOST
+            {
+                return raw.quiet.store(quiet + (1 << QUIET_COUNT), Relaxed);
+            }
+            return self.end_segment(index, now, nodes, statuses);
         }
         self.gathered_one_by_one(agent, now, nodes, statuses);
     }

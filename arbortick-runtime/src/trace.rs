@@ -130,6 +130,20 @@ pub trait Trace {
 /// The statuses nodes of one tree returned in a tick, gathered by the
 /// generated code for a hook whose [`Trace::GATHERS`] is `true`: up to 16,
 /// each a node's id (below 64) and its status, kept in one integer.
+///
+/// ```
+/// use bt_runtime::{Status, trace::Gathered};
+/// let mut gathered = Gathered::new();
+/// assert!(!gathered.push(3, Status::Running));
+/// assert!(!gathered.push(0, Status::Success));
+/// assert_eq!(
+///     gathered.iter().collect::<Vec<_>>(),
+///     [(3, Status::Running), (0, Status::Success)]
+/// );
+/// // Full at 16: the generated code sends them then.
+/// let full = (2..16).map(|id| gathered.push(id, Status::Failure)).last();
+/// assert_eq!((full, gathered.len()), (Some(true), 16));
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Gathered {
     /// A byte per status, the newest lowest: the node's id, and the
