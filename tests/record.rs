@@ -721,8 +721,15 @@ bt::behavior_tree! {
 
 #[test]
 fn ticks_of_more_statuses_than_gathered_at_once_record_as_one_by_one() {
-    let whole = Recorder::new::<Wide>(3, 1 << 14).with_notes(1 << 12);
-    let alone = Recorder::new::<Wide>(3, 1 << 14).with_notes(1 << 12);
+    // A ring that keeps everything, and one that keeps less than a tick.
+    for capacity in [1 << 14, 5] {
+        more_statuses_than_gathered_at_once(capacity);
+    }
+}
+
+fn more_statuses_than_gathered_at_once(capacity: usize) {
+    let whole = Recorder::new::<Wide>(3, capacity).with_notes(1 << 12);
+    let alone = Recorder::new::<Wide>(3, capacity).with_notes(1 << 12);
     for agent in 0..3u64 {
         let mut bots = [(); 2].map(|_| Bot {
             seed: 0x2545_f491 ^ agent.wrapping_mul(0x9e37_79b9),
@@ -743,13 +750,21 @@ fn ticks_of_more_statuses_than_gathered_at_once_record_as_one_by_one() {
             &alone.transitions(agent).unwrap(),
             &format!("agent {agent}"),
         );
+        assert_eq!(whole.dropped(agent), alone.dropped(agent));
+        assert_eq!(whole.ticks(agent).unwrap(), 600);
+        assert_eq!(
+            whole.current_statuses(agent).unwrap(),
+            alone.current_statuses(agent).unwrap()
+        );
+        if capacity < 16 {
+            continue;
+        }
         // Ticks of more than 16 statuses were recorded.
         let most = transitions
             .chunk_by(|a, b| a.tick == b.tick)
             .map(<[_]>::len)
             .max();
         assert!(most > Some(20), "{most:?}");
-        assert_eq!(whole.ticks(agent).unwrap(), 600);
         // A note made in the middle of a tick is that tick's.
         let notes = whole.notes(agent).unwrap();
         assert!(notes.len() > 100, "{}", notes.len());

@@ -51,7 +51,7 @@
 //! [`Recorder::bytes_per_agent`] says how much that is. A recorder of a
 //! tree without subtrees and of at most 63 nodes also holds, for all its
 //! agents, a table of 4,096 worked-out statuses (160 KiB) and one of
-//! 4,096 worked-out ticks (288 KiB; see below).
+//! 4,096 worked-out ticks (352 KiB; see below).
 //!
 //! # Cost
 //!
@@ -509,7 +509,7 @@ struct Agent {
     /// While [`Recorder::returned_memo`] works a status out: the
     /// transitions made (uid and status, a byte each, oldest lowest) and
     /// how many.
-    capture: Option<([u8; 16], u8)>,
+    capture: Option<([u8; SEG_MADE], u8)>,
     /// The node table and view last matched (see [`Agent::uid_seen`]).
     seen_table: (usize, usize),
     /// The layout of the version of the tree the agent runs, when a hot
@@ -604,6 +604,15 @@ impl Agent {
             uid,
             status,
         });
+    }
+
+    /// After the statuses of a [`SegSlot`] of `state` are applied: a tick
+    /// ends if they end with the root's, else one is under way.
+    #[inline]
+    fn end_part(&mut self, state: u64) {
+        let ends = state & SEG_ENDS != 0;
+        self.ticks = self.ticks.wrapping_add(u32::from(ends));
+        self.in_tick = !ends;
     }
 
     /// Sets every status to those `packed` holds ([`Agent::packed`]),
@@ -999,7 +1008,13 @@ struct RawLog {
     /// From the start of a tick ([`Trace::statuses`]) until its statuses
     /// gathered are taken: a note made meanwhile is the tick's.
     ticking: AtomicBool,
+    /// Ticks to log one by one before taking ticks whole again, after a
+    /// tick did not fit [`Segments`].
+    backoff: AtomicU32,
 }
+
+/// [`RawLog::backoff`] after a tick that did not fit [`Segments`].
+const SEG_BACKOFF: u32 = 64;
 
 /// Where a [`QUIET`] code keeps its count of ticks (the bits above).
 const QUIET_COUNT: u32 = 21;
@@ -1104,6 +1119,7 @@ impl RawLog {
             quiet: AtomicU32::new(0),
             last: AtomicU64::new(u64::MAX),
             ticking: AtomicBool::new(false),
+            backoff: AtomicU32::new(0),
             packed: [const { AtomicU64::new(0) }; 2],
         }
     }
@@ -1266,6 +1282,10 @@ impl Memo {
     }
 }
 
+/// A [`SegSlot`]'s `state` bit set when its statuses end with the
+/// root's: they end a tick (else the tick goes on after them).
+const SEG_ENDS: u64 = 1 << 16;
+
 /// Slots of [`Segments`] (a power of two).
 const SEG_SLOTS: usize = 4096;
 
@@ -1301,13 +1321,19 @@ struct Chain {
     packed: [u64; 2],
     /// The index of the last [`SEGMENT`] among them, which has the time.
     timed: Option<u32>,
+    /// Whether a tick is under way after them.
+    open: bool,
 }
 
-/// One [`Segments`] entry: 72 bytes.
+/// The most transitions a [`SegSlot`] keeps.
+const SEG_MADE: usize = 32;
+
+/// One [`Segments`] entry: 88 bytes.
 #[derive(Default)]
 struct SegSlot {
     /// 0 (empty), [`MEMO_BUSY`], or [`MEMO_READY`] with the count of
-    /// statuses at bit 8 and of transitions in the low byte.
+    /// statuses at bit 8, of transitions in the low byte, and
+    /// [`SEG_ENDS`].
     state: AtomicU64,
     /// [`Agent::packed`] before the tick.
     before: [AtomicU64; 2],
@@ -1315,8 +1341,20 @@ struct SegSlot {
     codes: [AtomicU64; 2],
     /// [`Agent::packed`] after it.
     after: [AtomicU64; 2],
-    /// The transitions, as [`MemoSlot::made`].
-    made: [AtomicU64; 2],
+    /// The transitions, as [`MemoSlot::made`]: up to [`SEG_MADE`].
+    made: [AtomicU64; SEG_MADE / 8],
+}
+
+impl SegSlot {
+    /// The transitions of the slot of `state` (read), oldest first.
+    #[inline]
+    fn made(&self, state: u64) -> impl Iterator<Item = u8> {
+        let words: [u64; SEG_MADE / 8] = core::array::from_fn(|k| self.made[k].load(Relaxed));
+        words
+            .into_iter()
+            .flat_map(u64::to_le_bytes)
+            .take((state & 0xff) as usize)
+    }
 }
 
 impl Segments {
@@ -1341,6 +1379,7 @@ impl Segments {
         let mut slots = [0u16; MOST];
         let mut ticks = [0u32; MOST];
         let mut timed = [0u8; MOST];
+        let mut open = [false; MOST];
         let (mut count, mut k, mut tick, mut last) = (0, 0, 0u32, 0u8);
         while k < n && count < MOST {
             let code = at(k);
@@ -1360,7 +1399,9 @@ impl Segments {
             // (its hint), so after the first they follow on.
             match code & 15 {
                 SEGMENT if k + 2 < n => {
-                    (made[count], tick, last) = (state as u8, tick + 1, k as u8 + 1);
+                    let ends = state & SEG_ENDS != 0;
+                    (made[count], open[count]) = (state as u8, !ends);
+                    (tick, last) = (tick + u32::from(ends), k as u8 + 1);
                     k += 3;
                 }
                 QUIET if state as u8 == 0 => {
@@ -1391,6 +1432,7 @@ impl Segments {
                 dropped: 0,
                 packed,
                 timed: None,
+                open: false,
             };
         };
         let slot = &self.slots[usize::from(slots[i])];
@@ -1401,6 +1443,7 @@ impl Segments {
             dropped: made[..skipped].iter().map(|&m| u64::from(m)).sum(),
             packed: [slot.after[0].load(Relaxed), slot.after[1].load(Relaxed)],
             timed: timed[i].checked_sub(1).map(u32::from),
+            open: open[i],
         }
     }
 
@@ -1516,12 +1559,12 @@ impl Recorder {
             text[len..len + 3].copy_from_slice("…".as_bytes());
             len += 3;
         }
-        // Statuses gathered in a tick under way are not logged yet.
-        let gathering = usize::try_from(agent)
+        // A tick under way (its statuses may not be logged yet).
+        let ticking = usize::try_from(agent)
             .ok()
             .and_then(|i| self.raw.get(i))
-            .is_some_and(|raw| raw.mode.load(Relaxed) == 0 && raw.ticking.load(Relaxed));
-        let tick = if gathering { a.ticks() } else { a.note_tick() };
+            .is_some_and(|raw| raw.ticking.load(Relaxed));
+        let tick = if ticking { a.ticks() } else { a.note_tick() };
         a.notes.push(Note {
             tick,
             uid,
@@ -2300,7 +2343,7 @@ impl Recorder {
                 a.set_packed(chain.packed);
                 a.ring.dropped += chain.dropped;
                 a.ticks = a.ticks.wrapping_add(chain.ticks);
-                a.in_tick = false;
+                a.in_tick = chain.open;
             }
         }
         while k < n {
@@ -2456,14 +2499,11 @@ impl Recorder {
         let Some(slot) = self.segments.as_ref().and_then(|s| s.slots.get(at)) else {
             return;
         };
-        let n = slot.state.load(Relaxed) & 0xff;
-        let bytes = [slot.made[0].load(Relaxed), slot.made[1].load(Relaxed)];
-        for byte in bytes.iter().flat_map(|w| w.to_le_bytes()).take(n as usize) {
+        let state = slot.state.load(Relaxed);
+        for byte in slot.made(state) {
             a.set(u16::from(byte & 63), NODE_STATUS_OF[usize::from(byte >> 6)]);
         }
-        // It ends with the root's status.
-        a.ticks = a.ticks.wrapping_add(1);
-        a.in_tick = false;
+        a.end_part(state);
     }
 
     /// Applies the ticks a [`QUIET`] code `code` stands for to `a` (agent
@@ -2503,18 +2543,10 @@ impl Recorder {
         }
         let before = [slot.before[0].load(Relaxed), slot.before[1].load(Relaxed)];
         if own_root && a.packs && a.packed == before {
-            let made = [slot.made[0].load(Relaxed), slot.made[1].load(Relaxed)];
-            for byte in made
-                .iter()
-                .flat_map(|w| w.to_le_bytes())
-                .take((state & 0xff) as usize)
-            {
+            for byte in slot.made(state) {
                 a.set(u16::from(byte & 63), NODE_STATUS_OF[usize::from(byte >> 6)]);
             }
-            // It ends with the root's status.
-            a.ticks = a.ticks.wrapping_add(1);
-            a.in_tick = false;
-            return;
+            return a.end_part(state);
         }
         let codes = [slot.codes[0].load(Relaxed), slot.codes[1].load(Relaxed)];
         for (id, status) in segment_statuses(codes, (state >> 8) as u8 as u32) {
@@ -2567,7 +2599,7 @@ impl Recorder {
                 return;
             }
         }
-        a.capture = Some(([0; 16], 0));
+        a.capture = Some(([0; SEG_MADE], 0));
         a.returned(layout, uid, status);
         let Some((made, n)) = a.capture.take() else {
             return;
@@ -2617,9 +2649,25 @@ impl Recorder {
         {
             raw.ticking.store(false, Relaxed);
             if self.level == 0 && self.segments.is_some() && raw.mode.load(Relaxed) == SEG_OFF {
-                let a = self.lock(index);
-                self.resync(index, &a);
+                let wait = raw.backoff.load(Relaxed);
+                if wait > 0 {
+                    raw.backoff.store(wait - 1, Relaxed);
+                } else {
+                    let a = self.lock(index);
+                    self.resync(index, &a);
+                }
             }
+        }
+    }
+
+    /// `node` (with id 0) returned in a tick of `agent`: if it is the
+    /// recorded tree's root, the tick is over.
+    #[inline(never)]
+    fn root_returned(&self, agent: u64, node: &'static NodeInfo) {
+        if let Some(raw) = usize::try_from(agent).ok().and_then(|i| self.raw.get(i))
+            && node.tree == self.layout.view.name
+        {
+            raw.ticking.store(false, Relaxed);
         }
     }
 
@@ -2632,6 +2680,10 @@ impl Recorder {
     #[inline(never)]
     fn end_segment(&self, index: usize, now: f64, nodes: &'static [NodeInfo], statuses: Gathered) {
         let raw = &self.raw[index];
+        let ends = statuses.codes() as u8 & 63 == 0;
+        if ends {
+            raw.ticking.store(false, Relaxed);
+        }
         let len = statuses.len() as u32;
         let codes = [statuses.codes() as u64, (statuses.codes() >> 64) as u64];
         let short = codes[0] | u64::from(len) << 56;
@@ -2642,9 +2694,10 @@ impl Recorder {
             before = a.packed;
         }
         let Some((slot, after, made)) = self.segment(before, codes, len) else {
+            raw.backoff.store(SEG_BACKOFF, Relaxed);
             return self.spill_gathered(index, now, nodes, statuses);
         };
-        if made == 0 {
+        if made == 0 && ends {
             // Quiet: counted with the ticks before it if they are the
             // same, else they are logged and it starts a count.
             let quiet = raw.quiet.load(Relaxed);
@@ -2739,10 +2792,19 @@ impl Recorder {
             slot.before[k].store(before[k], Relaxed);
             slot.codes[k].store(codes[k], Relaxed);
             slot.after[k].store(after[k], Relaxed);
-            slot.made[k].store(word(k), Relaxed);
         }
-        slot.state
-            .store(MEMO_READY | u64::from(len) << 8 | u64::from(n), Release);
+        for (k, word_k) in slot.made.iter().enumerate() {
+            word_k.store(word(k), Relaxed);
+        }
+        let ends = if codes[0] as u8 & 63 == 0 {
+            SEG_ENDS
+        } else {
+            0
+        };
+        slot.state.store(
+            MEMO_READY | ends | u64::from(len) << 8 | u64::from(n),
+            Release,
+        );
         Some((at, after, n))
     }
 
@@ -2758,14 +2820,14 @@ impl Recorder {
         before: [u64; 2],
         codes: [u64; 2],
         len: u32,
-    ) -> Option<([u8; 16], u8, [u64; 2])> {
+    ) -> Option<([u8; SEG_MADE], u8, [u64; 2])> {
         let layout = &self.layout;
         let mut s = segments
             .scratch
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
         s.set_packed(before);
-        s.capture = Some(([0; 16], 0));
+        s.capture = Some(([0; SEG_MADE], 0));
         for (id, status) in segment_statuses(codes, len) {
             let node = layout.view.nodes.get(id)?;
             s.apply(
@@ -2780,7 +2842,7 @@ impl Recorder {
             );
         }
         let (made, n) = s.capture.take()?;
-        (n <= 16).then_some((made, n, s.packed))
+        (usize::from(n) <= SEG_MADE).then_some((made, n, s.packed))
     }
 
     /// Logs agent `index`'s ticks that changed nothing not yet logged, and
@@ -2941,7 +3003,6 @@ impl Trace for Recorder {
             Event::EnterSubtree => (ENTER, Some(event.node)),
             Event::TickStart => (TICK_START, Some(event.node)),
             Event::MonitorFired { .. } => (MONITOR, None),
-            Event::Reset => (RESET, None),
             Event::Activate { .. }
             | Event::Interrupt { .. }
             | Event::Halted
@@ -2951,6 +3012,11 @@ impl Trace for Recorder {
             | Event::Continue { .. } => (IN_TICK, None),
             // Changes nothing.
             Event::TickEnd(_) => return,
+            // Between ticks.
+            Event::Reset => {
+                self.raw[index].ticking.store(false, Relaxed);
+                (RESET, None)
+            }
             Event::Guard { .. } | Event::TreeVersion { .. } => {
                 self.spill(index, event.now);
                 return self.apply(index, event);
@@ -2967,6 +3033,9 @@ impl Trace for Recorder {
         if !self.log(agent, now, node, status as u32) {
             self.returned_slow(agent, now, node, status);
         }
+        if node.id == 0 {
+            self.root_returned(agent, node);
+        }
     }
 
     /// A recorder takes a tick of the recorded tree (without subtrees, of
@@ -2976,15 +3045,13 @@ impl Trace for Recorder {
 
     #[inline]
     fn gathered(&self, agent: u64, now: f64, nodes: &'static [NodeInfo], statuses: Gathered) {
-        // A whole tick (the root's status last) of the recorded tree, while
-        // the agent's log takes ticks whole.
+        // A tick (or its part, when it ends without the root's status) of
+        // the recorded tree, while the agent's log takes ticks whole.
         if let Ok(index) = usize::try_from(agent)
             && let Some(raw) = self.raw.get(index)
             && nodes.as_ptr() as usize == self.first_table.load(Relaxed)
             && raw.mode.load(Relaxed) == 0
-            && statuses.codes() as u8 & 63 == 0
         {
-            raw.ticking.store(false, Relaxed);
             // The same statuses as the quiet ticks before it, from the same
             // statuses (a quiet tick changes none): quiet too.
             let quiet = raw.quiet.load(Relaxed);
