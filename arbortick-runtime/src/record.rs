@@ -1126,7 +1126,7 @@ impl RawLog {
 
     /// Appends `code` at time `now`; `false` (and nothing written) when
     /// the log has no room for it.
-    #[inline]
+    #[inline(always)]
     fn push(&self, codes: &Codes, now: f64, code: u32) -> bool {
         let head = self.head.load(Relaxed);
         let used = head.wrapping_sub(self.tail.load(Acquire));
@@ -1230,6 +1230,9 @@ pub struct Recorder {
     /// What whole ticks make, once worked out (see [`Segments`]); `None`
     /// where `memo` is.
     segments: Option<Segments>,
+    /// The address of the recorded tree's node table
+    /// ([`BehaviorTree::NODES`]).
+    own_nodes: usize,
 }
 
 /// Slots of a [`Memo`] (a power of two).
@@ -1504,6 +1507,7 @@ impl Recorder {
             level: 0,
             segments,
             memo,
+            own_nodes: T::NODES.as_ptr() as usize,
         }
     }
 
@@ -2233,7 +2237,10 @@ impl Recorder {
         if let (Some(raw), Some(codes)) = (self.raw.get(index), self.codes.get(index))
             && table_of(node) == self.first_table.load(Relaxed)
         {
-            self.spill(index, now);
+            // Only a tree of fewer than 64 nodes has its ticks logged whole.
+            if node.id < 64 {
+                self.spill(index, now);
+            }
             raw.push(codes, now, code(kind, 0, node.id))
         } else {
             false
@@ -2327,6 +2334,8 @@ impl Recorder {
         // from the agent's statuses, each from the one before (how many
         // codes), and the transitions they make.
         let capacity = a.ring.items.capacity() as u64;
+        // Only a recorder with a table of ticks logs them whole.
+        let whole = self.segments.is_some();
         let mut k = 0;
         let mut chained = 0;
         if let Some(segments) = &self.segments
@@ -2347,32 +2356,38 @@ impl Recorder {
             }
         }
         while k < n {
+            // A tick logged whole, or ticks that changed nothing.
             let code = at(k);
-            if code & 15 == SEGMENT && k + 2 < n {
-                a.now = f64::from_bits(u64::from(at(k + 1)) | u64::from(at(k + 2)) << 32);
-                let slot = (code >> 9) as usize;
-                if k < chained {
-                    self.fold_chained(a, slot);
+            if whole && code & 15 >= SEGMENT {
+                if code & 15 == QUIET {
+                    self.fold_quiet(index, a, code, at_root && k < chained);
+                    k += 1;
+                } else if k + 2 < n {
+                    a.now = f64::from_bits(u64::from(at(k + 1)) | u64::from(at(k + 2)) << 32);
+                    let slot = (code >> 9) as usize;
+                    if k < chained {
+                        self.fold_chained(a, slot);
+                    } else {
+                        self.fold_segment(index, a, slot, at_root);
+                    }
+                    k += 3;
                 } else {
-                    self.fold_segment(index, a, slot, at_root);
+                    k = n;
                 }
-                k += 3;
-                continue;
-            }
-            if code & 15 == QUIET {
-                self.fold_quiet(index, a, code, at_root && k < chained);
-                k += 1;
                 continue;
             }
             if at_root {
                 k = Self::fold_steady(layout, a, codes, tail, k, n);
-                if k >= n || matches!(at(k) & 15, SEGMENT | QUIET) {
-                    continue;
+                if k >= n {
+                    break;
                 }
             }
             let code = at(k);
-            k += 1;
             let kind = code & 15;
+            if whole && kind >= SEGMENT {
+                continue;
+            }
+            k += 1;
             if kind == TIME {
                 a.now = f64::from_bits(u64::from(at(k)) | u64::from(at(k + 1)) << 32);
                 k += 2;
@@ -2660,13 +2675,11 @@ impl Recorder {
         }
     }
 
-    /// `node` (with id 0) returned in a tick of `agent`: if it is the
-    /// recorded tree's root, the tick is over.
+    /// The recorded tree's root returned in a tick of `agent`: the tick is
+    /// over.
     #[inline(never)]
-    fn root_returned(&self, agent: u64, node: &'static NodeInfo) {
-        if let Some(raw) = usize::try_from(agent).ok().and_then(|i| self.raw.get(i))
-            && node.tree == self.layout.view.name
-        {
+    fn root_returned(&self, agent: u64) {
+        if let Some(raw) = usize::try_from(agent).ok().and_then(|i| self.raw.get(i)) {
             raw.ticking.store(false, Relaxed);
         }
     }
@@ -2850,7 +2863,7 @@ impl Recorder {
     /// folded on its thread: before an event that is not a tick of the
     /// recorded tree gathered whole, and when a tick does not fit
     /// [`Segments`].
-    #[inline]
+    #[inline(always)]
     fn spill(&self, index: usize, now: f64) {
         let raw = &self.raw[index];
         if raw.mode.load(Relaxed) != SEG_OFF {
@@ -3028,13 +3041,13 @@ impl Trace for Recorder {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn returned(&self, agent: u64, now: f64, node: &'static NodeInfo, status: Status) {
         if !self.log(agent, now, node, status as u32) {
             self.returned_slow(agent, now, node, status);
         }
-        if node.id == 0 {
-            self.root_returned(agent, node);
+        if node.id == 0 && table_of(node) == self.own_nodes {
+            self.root_returned(agent);
         }
     }
 

@@ -291,7 +291,7 @@ impl<T: Trace + ?Sized> Trace for &T {
     fn event(&self, event: &TraceEvent) {
         (**self).event(event)
     }
-    #[inline]
+    #[inline(always)]
     fn returned(&self, agent: u64, now: f64, node: &'static NodeInfo, status: Status) {
         (**self).returned(agent, now, node, status)
     }
