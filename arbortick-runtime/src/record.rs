@@ -1096,18 +1096,7 @@ fn code(kind: u32, slot: u32, id: usize) -> u32 {
 /// its status.
 fn segment_statuses(codes: [u64; 2], len: u32) -> impl Iterator<Item = (usize, Status)> {
     let codes = u128::from(codes[0]) | u128::from(codes[1]) << 64;
-    (0..len.min(Gathered::CAPACITY as u32))
-        .rev()
-        .filter_map(move |k| {
-            let byte = (codes >> (8 * k)) as u8;
-            let status = match byte >> 6 {
-                0 => Status::Success,
-                1 => Status::Failure,
-                2 => Status::Running,
-                _ => return None,
-            };
-            Some((usize::from(byte & 63), status))
-        })
+    Gathered::from_codes(codes, len as usize).iter()
 }
 
 impl RawLog {

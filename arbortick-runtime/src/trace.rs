@@ -172,6 +172,16 @@ impl Gathered {
         usize::from(self.len) >= Self::CAPACITY
     }
 
+    /// `len` statuses as [`codes`](Self::codes) holds them (at most
+    /// [`CAPACITY`](Self::CAPACITY)).
+    #[cfg(feature = "std")]
+    pub(crate) fn from_codes(codes: u128, len: usize) -> Gathered {
+        Gathered {
+            codes,
+            len: len.min(Self::CAPACITY) as u8,
+        }
+    }
+
     /// How many it holds.
     #[inline]
     pub fn len(&self) -> usize {
@@ -192,9 +202,10 @@ impl Gathered {
     }
 
     /// Each node's id and status, oldest first.
-    pub fn iter(&self) -> impl Iterator<Item = (usize, Status)> + '_ {
-        (0..self.len).rev().filter_map(|k| {
-            let byte = (self.codes >> (8 * u32::from(k))) as u8;
+    pub fn iter(&self) -> impl Iterator<Item = (usize, Status)> + use<> {
+        let Gathered { codes, len } = *self;
+        (0..len).rev().filter_map(move |k| {
+            let byte = (codes >> (8 * u32::from(k))) as u8;
             let status = match byte >> 6 {
                 0 => Status::Success,
                 1 => Status::Failure,
