@@ -595,6 +595,14 @@ fn same_transitions(a: &[Transition], b: &[Transition], what: &str) {
     }
 }
 
+/// Two bots that roll the same, one per recorder compared.
+fn twin_bots(seed: u64) -> [Bot; 2] {
+    [(); 2].map(|_| Bot {
+        seed,
+        ..Bot::default()
+    })
+}
+
 /// A recorder's hook as a tree reaches it, but sending each status as its
 /// own event ([`Trace::event`]) rather than through [`Trace::returned`]:
 /// the recorder logs each alone, never a tick's statuses at once.
@@ -620,10 +628,7 @@ fn ticks_logged_whole_record_what_statuses_logged_one_by_one_record() {
         let whole = Recorder::new::<Errands>(AGENTS as usize, capacity);
         let alone = Recorder::new::<Errands>(AGENTS as usize, capacity);
         for agent in 0..AGENTS {
-            let mut bots = [(); 2].map(|_| Bot {
-                seed: 0x9e37_79b9 ^ agent.wrapping_mul(0x2545_f491),
-                ..Bot::default()
-            });
+            let mut bots = twin_bots(0x9e37_79b9 ^ agent.wrapping_mul(0x2545_f491));
             let mut trees = [Errands::default(), Errands::default()];
             for t in 0..900u32 {
                 let now = f64::from(t) * 0.1;
@@ -731,10 +736,7 @@ fn more_statuses_than_gathered_at_once(capacity: usize) {
     let whole = Recorder::new::<Wide>(3, capacity).with_notes(1 << 12);
     let alone = Recorder::new::<Wide>(3, capacity).with_notes(1 << 12);
     for agent in 0..3u64 {
-        let mut bots = [(); 2].map(|_| Bot {
-            seed: 0x2545_f491 ^ agent.wrapping_mul(0x9e37_79b9),
-            ..Bot::default()
-        });
+        let mut bots = twin_bots(0x2545_f491 ^ agent.wrapping_mul(0x9e37_79b9));
         let mut trees = [Wide::default(), Wide::default()];
         for t in 0..600u32 {
             let now = f64::from(t) * 0.1;

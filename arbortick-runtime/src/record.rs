@@ -607,6 +607,15 @@ impl Agent {
         });
     }
 
+    /// Makes the transitions `made` (a byte each: the uid, the status at
+    /// bit 6, as [`MemoSlot::made`] and [`SegSlot::made`] keep them).
+    #[inline]
+    fn replay(&mut self, made: impl Iterator<Item = u8>) {
+        for byte in made {
+            self.set(u16::from(byte & 63), NODE_STATUS_OF[usize::from(byte >> 6)]);
+        }
+    }
+
     /// After the statuses of a [`SegSlot`] of `state` are applied: a tick
     /// ends if they end with the root's, else one is under way.
     #[inline]
@@ -2421,17 +2430,7 @@ impl Recorder {
                 _ => continue,
             };
             if let Some(node) = node {
-                let layout = self.layout_of(a);
-                a.apply(
-                    layout,
-                    &TraceEvent {
-                        level: STATUSES,
-                        agent: index as u64,
-                        now: a.now,
-                        node,
-                        what,
-                    },
-                );
+                self.apply_logged(index, a, node, what);
                 at_root = own && a.stack.len() == 1 && a.reloaded.is_none();
             }
         }
@@ -2505,9 +2504,7 @@ impl Recorder {
             return;
         };
         let state = slot.state.load(Relaxed);
-        for byte in slot.made(state) {
-            a.set(u16::from(byte & 63), NODE_STATUS_OF[usize::from(byte >> 6)]);
-        }
+        a.replay(slot.made(state));
         a.end_part(state);
     }
 
@@ -2533,6 +2530,22 @@ impl Recorder {
         }
     }
 
+    /// Applies to `a` (agent `index`'s recording) event `what` of `node`,
+    /// logged at the time `a` is at.
+    fn apply_logged(&self, index: usize, a: &mut Agent, node: &'static NodeInfo, what: Event) {
+        let layout = self.layout_of(a);
+        a.apply(
+            layout,
+            &TraceEvent {
+                level: STATUSES,
+                agent: index as u64,
+                now: a.now,
+                node,
+                what,
+            },
+        );
+    }
+
     /// Applies the tick [`Segments`] slot `at` holds to `a` (agent
     /// `index`'s recording): its transitions, if `a`'s statuses are those
     /// the tick was worked out from and its nodes' uids are the tree's own
@@ -2548,27 +2561,14 @@ impl Recorder {
         }
         let before = [slot.before[0].load(Relaxed), slot.before[1].load(Relaxed)];
         if own_root && a.packs && a.packed == before {
-            for byte in slot.made(state) {
-                a.set(u16::from(byte & 63), NODE_STATUS_OF[usize::from(byte >> 6)]);
-            }
+            a.replay(slot.made(state));
             return a.end_part(state);
         }
         let codes = [slot.codes[0].load(Relaxed), slot.codes[1].load(Relaxed)];
         for (id, status) in segment_statuses(codes, (state >> 8) as u8 as u32) {
-            let Some(node) = self.tables[0].get().and_then(|t| t.view.nodes.get(id)) else {
-                continue;
-            };
-            let layout = self.layout_of(a);
-            a.apply(
-                layout,
-                &TraceEvent {
-                    level: STATUSES,
-                    agent: index as u64,
-                    now: a.now,
-                    node,
-                    what: Event::Returned(status),
-                },
-            );
+            if let Some(node) = self.tables[0].get().and_then(|t| t.view.nodes.get(id)) {
+                self.apply_logged(index, a, node, Event::Returned(status));
+            }
         }
     }
 
@@ -2598,10 +2598,7 @@ impl Recorder {
             {
                 let made = [slot.made[0].load(Relaxed), slot.made[1].load(Relaxed)];
                 let n = (state & 0xff) as usize;
-                for byte in made.iter().flat_map(|w| w.to_le_bytes()).take(n) {
-                    a.set(u16::from(byte & 63), NODE_STATUS_OF[usize::from(byte >> 6)]);
-                }
-                return;
+                return a.replay(made.iter().flat_map(|w| w.to_le_bytes()).take(n));
             }
         }
         a.capture = Some(([0; SEG_MADE], 0));
