@@ -794,6 +794,78 @@ fn more_statuses_than_gathered_at_once(capacity: usize) {
     }
 }
 
+/// Ticks agent `agent` of both recorders once at `now`, whole and one by
+/// one.
+fn tick_twins(
+    recorders: [&Recorder; 2],
+    agent: u64,
+    now: f64,
+    bots: &mut [Bot; 2],
+    trees: &mut [Errands; 2],
+) {
+    let [a, b] = bots;
+    let [ta, tb] = trees;
+    ta.tick(a, &Ctx::new(now, 0.1).agent(agent).trace(recorders[0]));
+    tb.tick(
+        b,
+        &Ctx::new(now, 0.1)
+            .agent(agent)
+            .trace(OneByOne(recorders[1])),
+    );
+}
+
+#[test]
+fn ticks_logged_whole_keep_their_times_while_other_agents_tick_at_many_others() {
+    // A tick logged whole keeps its time as an epoch of the recorder's
+    // (the last 4,096 times): agent 0 logs ticks and is left alone while
+    // agent 1 ticks at 20,000 other times, then read; agents 2 and 3 tick
+    // in turns at two clocks (two worlds), far apart.
+    let whole = Recorder::new::<Errands>(4, 1 << 12);
+    let alone = Recorder::new::<Errands>(4, 1 << 12);
+    let recorders = [&whole, &alone];
+    let mut bots: Vec<[Bot; 2]> = (0..4)
+        .map(|k| twin_bots(0x5eed ^ k * 0x9e37_79b9))
+        .collect();
+    let mut trees: Vec<[Errands; 2]> = (0..4).map(|_| Default::default()).collect();
+    let mut tick = |agent: u64, now: f64| {
+        let k = agent as usize;
+        tick_twins(recorders, agent, now, &mut bots[k], &mut trees[k]);
+    };
+    for round in 0..3u32 {
+        // Fewer ticks than fill agent 0's log: nothing folds them.
+        for t in 0..12u32 {
+            tick(0, f64::from(round * 100 + t) * 0.25);
+        }
+        for t in 0..20_000u32 {
+            tick(1, 1e6 + f64::from(round * 20_000 + t) * 0.5);
+            if t % 2_000 == 0 {
+                for k in 0..6u32 {
+                    let t = f64::from(round * 10_000 + t + k);
+                    tick(2, t);
+                    tick(3, -t);
+                }
+            }
+        }
+        for agent in 0..4 {
+            same_transitions(
+                &whole.transitions(agent).unwrap(),
+                &alone.transitions(agent).unwrap(),
+                &format!("round {round}, agent {agent}"),
+            );
+            assert_eq!(whole.ticks(agent), alone.ticks(agent));
+        }
+    }
+    // Agent 0's ticks, left in its log over 60,000 newer times, kept theirs.
+    let times: std::collections::BTreeSet<u64> = whole
+        .transitions(0)
+        .unwrap()
+        .iter()
+        .map(|t| t.time.to_bits())
+        .collect();
+    assert!(times.len() > 20, "{}", times.len());
+    assert!(times.iter().all(|&t| f64::from_bits(t) < 60.0));
+}
+
 #[test]
 fn agents_outside_the_recorder_are_not_recorded() {
     let recorder = Recorder::new::<Life>(2, 64);

@@ -50,8 +50,9 @@
 //! dropped and counted ([`Recorder::dropped`]).
 //! [`Recorder::bytes_per_agent`] says how much that is. A recorder of a
 //! tree without subtrees and of at most 63 nodes also holds, for all its
-//! agents, a table of 4,096 worked-out statuses (160 KiB) and one of
-//! 4,096 worked-out ticks (352 KiB; see below).
+//! agents, a table of 4,096 worked-out statuses (160 KiB), one of
+//! 4,096 worked-out ticks (352 KiB; see below) and the last 4,096 times
+//! agents were ticked at (32 KiB).
 //!
 //! # Cost
 //!
@@ -75,9 +76,11 @@
 //! - the generated tick gathers its statuses in a local integer and sends
 //!   them at its end ([`Trace::GATHERS`], [`Trace::gathered`]);
 //! - the recorder finds the tick in its table by the statuses before it
-//!   (which the ticking thread keeps) and logs one code for it, with the
-//!   tick's time; a tick that changes nothing (the same node running on,
-//!   say) is only counted, and a run of the same such ticks is one code;
+//!   (which the ticking thread keeps) and logs one 4-byte code for it,
+//!   the tick's time in it as a 16-bit number of the recorder's last
+//!   times (agents are ticked at few times at once); a tick that changes
+//!   nothing (the same node running on, say) is only counted, and a run
+//!   of the same such ticks is one code;
 //! - folding the log replays the transitions of each tick, and only sets
 //!   the statuses of ticks whose transitions the ring would drop anyway.
 //!
@@ -1021,17 +1024,24 @@ struct RawLog {
     /// Ticks to log one by one before taking ticks whole again, after a
     /// tick did not fit [`Segments`].
     backoff: AtomicU32,
+    /// No [`SEGMENT`] code in the log is of an epoch before this one
+    /// ([`Recorder::epoch`]): set when one is logged into an empty log.
+    oldest: AtomicU32,
 }
 
 /// [`RawLog::backoff`] after a tick that did not fit [`Segments`].
 const SEG_BACKOFF: u32 = 64;
 
 /// Where a [`QUIET`] code keeps its count of ticks (the bits above).
-const QUIET_COUNT: u32 = 21;
+const QUIET_COUNT: u32 = 16;
 /// The most ticks a [`QUIET`] code counts.
 const QUIET_MOST: u32 = (1 << (32 - QUIET_COUNT)) - 1;
-/// The [`Segments`] slots a code names (the bits below [`QUIET_COUNT`]).
-const SEG_SLOT_BITS: u32 = 0xfff;
+/// The [`Segments`] slot a [`SEGMENT`] or [`QUIET`] code names: its bits 4
+/// to 15.
+#[inline]
+fn seg_slot(code: u32) -> usize {
+    (code >> 4 & 0xfff) as usize
+}
 /// A [`RawLog::packed`] no agent's statuses are (uid 0, never ticked, is
 /// not idle): set when the agent's statuses are set from outside its
 /// ticks ([`Recorder::resume`]), so that the writer asks for them again.
@@ -1057,11 +1067,12 @@ const TICK_START: u32 = 6;
 const IN_TICK: u32 = 7;
 /// The next two codes are a time's bits, low half first.
 const TIME: u32 = 8;
-/// A tick's statuses, worked out: the [`Segments`] slot is the code's id,
-/// and the next two codes are the tick's time, as after [`TIME`].
+/// A tick's statuses, worked out: the [`Segments`] slot in bits 4 to 15
+/// ([`seg_slot`]), and the tick's time as the low 16 bits of its epoch
+/// ([`Recorder::epoch`]) in the bits above.
 const SEGMENT: u32 = 9;
 /// Ticks that changed nothing, each with the statuses of the
-/// [`Segments`] slot in bits 9 to 20, as many as the bits from
+/// [`Segments`] slot in bits 4 to 15, as many as the bits from
 /// [`QUIET_COUNT`] say; their times are not kept.
 const QUIET: u32 = 10;
 /// The table slot of a code without a node.
@@ -1119,6 +1130,7 @@ impl RawLog {
             last: AtomicU64::new(u64::MAX),
             ticking: AtomicBool::new(false),
             backoff: AtomicU32::new(0),
+            oldest: AtomicU32::new(0),
             packed: [const { AtomicU64::new(0) }; 2],
         }
     }
@@ -1151,17 +1163,20 @@ impl RawLog {
         true
     }
 
-    /// Appends a [`SEGMENT`] code for [`Segments`] slot `slot`, with the
-    /// tick's time `now` (its two halves after it); `false` (and nothing
-    /// written) when the log has no room for it.
+    /// Appends a [`SEGMENT`] code for [`Segments`] slot `slot`, of a tick
+    /// at time `now` of epoch `epoch`; `false` (and nothing written) when
+    /// the log has no room for it.
     /// Ticks that changed nothing, not yet logged, are logged first.
     #[inline]
-    fn push_segment(&self, codes: &Codes, now: f64, slot: usize) -> bool {
+    fn push_segment(&self, codes: &Codes, now: f64, epoch: u32, slot: usize) -> bool {
         let mut head = self.head.load(Relaxed);
         let quiet = self.quiet.load(Relaxed);
-        let need = if quiet != 0 { 4 } else { 3 };
-        if head.wrapping_sub(self.tail.load(Acquire)) > RAW - need {
+        let used = head.wrapping_sub(self.tail.load(Acquire));
+        if used > RAW - 1 - u32::from(quiet != 0) {
             return false;
+        }
+        if used == 0 {
+            self.oldest.store(epoch, Relaxed);
         }
         let at = |k: u32| &codes[(k % RAW) as usize];
         if quiet != 0 {
@@ -1169,12 +1184,9 @@ impl RawLog {
             self.quiet.store(0, Relaxed);
             head = head.wrapping_add(1);
         }
-        let bits = now.to_bits();
-        at(head).store(code(SEGMENT, 0, slot), Relaxed);
-        at(head.wrapping_add(1)).store(bits as u32, Relaxed);
-        at(head.wrapping_add(2)).store((bits >> 32) as u32, Relaxed);
-        self.now.store(bits, Relaxed);
-        self.head.store(head.wrapping_add(3), Release);
+        at(head).store(SEGMENT | (slot as u32) << 4 | epoch << 16, Relaxed);
+        self.now.store(now.to_bits(), Relaxed);
+        self.head.store(head.wrapping_add(1), Release);
         true
     }
 
@@ -1232,7 +1244,20 @@ pub struct Recorder {
     /// The address of the recorded tree's node table
     /// ([`BehaviorTree::NODES`]).
     own_nodes: usize,
+    /// The times of the last [`EPOCHS`] epochs, by epoch modulo
+    /// [`EPOCHS`] (see [`epoch`](Self::epoch)).
+    times: Box<[AtomicU64]>,
+    /// The newest epoch.
+    epoch: AtomicU32,
+    /// Held while an epoch is made.
+    epoch_lock: Mutex<()>,
 }
+
+/// How many epochs' times a [`Recorder`] keeps (a power of two).
+const EPOCHS: u32 = 4096;
+/// Every this many epochs, the logs holding [`SEGMENT`] codes this many
+/// epochs old or older are folded: no code is ever [`EPOCHS`] old.
+const EPOCHS_SWEPT: u32 = EPOCHS / 4;
 
 /// Slots of a [`Memo`] (a power of two).
 const MEMO_SLOTS: usize = 4096;
@@ -1385,7 +1410,7 @@ impl Segments {
         let (mut count, mut k, mut tick, mut last) = (0, 0, 0u32, 0u8);
         while k < n && count < MOST {
             let code = at(k);
-            let at_slot = (code >> 9 & SEG_SLOT_BITS) as usize;
+            let at_slot = seg_slot(code);
             let Some(slot) = self.slots.get(at_slot) else {
                 break;
             };
@@ -1400,11 +1425,11 @@ impl Segments {
             // The writer logs each from the statuses the one before leaves
             // (its hint), so after the first they follow on.
             match code & 15 {
-                SEGMENT if k + 2 < n => {
+                SEGMENT => {
                     let ends = state & SEG_ENDS != 0;
                     (made[count], open[count]) = (state as u8, !ends);
                     (tick, last) = (tick + u32::from(ends), k as u8 + 1);
-                    k += 3;
+                    k += 1;
                 }
                 QUIET if state as u8 == 0 => {
                     tick += code >> QUIET_COUNT;
@@ -1507,6 +1532,11 @@ impl Recorder {
             segments,
             memo,
             own_nodes: T::NODES.as_ptr() as usize,
+            times: (0..EPOCHS)
+                .map(|_| AtomicU64::new(0f64.to_bits()))
+                .collect(),
+            epoch: AtomicU32::new(0),
+            epoch_lock: Mutex::new(()),
         }
     }
 
@@ -2346,7 +2376,7 @@ impl Recorder {
             if chain.skip_to > 0 {
                 k = chain.skip_to;
                 if let Some(t) = chain.timed {
-                    a.now = f64::from_bits(u64::from(at(t + 1)) | u64::from(at(t + 2)) << 32);
+                    a.now = self.epoch_time(at(t));
                 }
                 a.set_packed(chain.packed);
                 a.ring.dropped += chain.dropped;
@@ -2361,17 +2391,15 @@ impl Recorder {
                 if code & 15 == QUIET {
                     self.fold_quiet(index, a, code, at_root && k < chained);
                     k += 1;
-                } else if k + 2 < n {
-                    a.now = f64::from_bits(u64::from(at(k + 1)) | u64::from(at(k + 2)) << 32);
-                    let slot = (code >> 9) as usize;
+                } else {
+                    a.now = self.epoch_time(code);
+                    let slot = seg_slot(code);
                     if k < chained {
                         self.fold_chained(a, slot);
                     } else {
                         self.fold_segment(index, a, slot, at_root);
                     }
-                    k += 3;
-                } else {
-                    k = n;
+                    k += 1;
                 }
                 continue;
             }
@@ -2513,7 +2541,7 @@ impl Recorder {
     /// they were worked out from (`chained`: known so), else each is
     /// applied as [`fold_segment`](Self::fold_segment) applies a tick.
     fn fold_quiet(&self, index: usize, a: &mut Agent, code: u32, chained: bool) {
-        let at = (code >> 9 & SEG_SLOT_BITS) as usize;
+        let at = seg_slot(code);
         let count = code >> QUIET_COUNT;
         if chained {
             a.ticks = a.ticks.wrapping_add(count);
@@ -2551,7 +2579,7 @@ impl Recorder {
     /// the tick was worked out from and its nodes' uids are the tree's own
     /// (`own_root`), else each of its statuses, as logged one by one.
     fn fold_segment(&self, index: usize, a: &mut Agent, at: usize, own_root: bool) {
-        let at = at & SEG_SLOT_BITS as usize;
+        let at = at & 0xfff;
         let Some(slot) = self.segments.as_ref().and_then(|s| s.slots.get(at)) else {
             return;
         };
@@ -2701,7 +2729,7 @@ impl Recorder {
             // Quiet: counted with the ticks before it if they are the
             // same, else they are logged and it starts a count.
             let quiet = raw.quiet.load(Relaxed);
-            let same = (quiet >> 9 & SEG_SLOT_BITS) as usize == slot;
+            let same = seg_slot(quiet) == slot;
             if quiet != 0 && same && quiet >> QUIET_COUNT < QUIET_MOST {
                 raw.quiet.store(quiet + (1 << QUIET_COUNT), Relaxed);
             } else {
@@ -2712,14 +2740,18 @@ impl Recorder {
                     }
                 }
                 raw.quiet
-                    .store(QUIET | (slot as u32) << 9 | 1 << QUIET_COUNT, Relaxed);
+                    .store(QUIET | (slot as u32) << 4 | 1 << QUIET_COUNT, Relaxed);
                 let short = if len < 8 { short } else { u64::MAX };
                 raw.last.store(short, Relaxed);
             }
-        } else if !raw.push_segment(&self.codes[index], now, slot) {
-            self.fold_here(index);
-            if !raw.push_segment(&self.codes[index], now, slot) {
-                return self.spill_gathered(index, now, nodes, statuses);
+        } else {
+            // No lock held here: a new epoch may fold other agents' logs.
+            let epoch = self.epoch(now);
+            if !raw.push_segment(&self.codes[index], now, epoch, slot) {
+                self.fold_here(index);
+                if !raw.push_segment(&self.codes[index], now, epoch, slot) {
+                    return self.spill_gathered(index, now, nodes, statuses);
+                }
             }
         }
         raw.packed[0].store(after[0], Relaxed);
@@ -2739,6 +2771,69 @@ impl Recorder {
     ) {
         self.spill(index, now);
         self.gathered_one_by_one(index as u64, now, nodes, statuses);
+    }
+
+    /// The epoch of time `now`, for a [`SEGMENT`] code of a tick at `now`
+    /// to keep in 16 bits in place of the time's 64.
+    ///
+    /// Epochs number the times ticks logged whole happen at, in the order
+    /// they are first met (programs tick their agents at a few times at
+    /// once), and the recorder keeps the last [`EPOCHS`] times. Codes are
+    /// logged at the newest epoch or the one before, and every
+    /// [`EPOCHS_SWEPT`] epochs the logs holding codes that many epochs
+    /// old are folded (those of agents not ticked since, whose logs did
+    /// not fill): no code outlives its time. Must be called without an
+    /// agent's lock held.
+    #[inline]
+    fn epoch(&self, now: f64) -> u32 {
+        let bits = now.to_bits();
+        let epoch = self.epoch.load(Acquire);
+        let time = |e: u32| self.times[(e % EPOCHS) as usize].load(Relaxed);
+        if time(epoch) == bits {
+            epoch
+        } else if time(epoch.wrapping_sub(1)) == bits {
+            // Two sets of agents ticked at two times, in turns.
+            epoch.wrapping_sub(1)
+        } else {
+            self.new_epoch(bits)
+        }
+    }
+
+    /// Makes the epoch of a time (its `bits`) that is neither of the last
+    /// two, unless another thread just did.
+    #[cold]
+    #[inline(never)]
+    fn new_epoch(&self, bits: u64) -> u32 {
+        let _making = self
+            .epoch_lock
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let epoch = self.epoch.load(Relaxed);
+        if self.times[(epoch % EPOCHS) as usize].load(Relaxed) == bits {
+            return epoch;
+        }
+        let next = epoch.wrapping_add(1);
+        if next.is_multiple_of(EPOCHS_SWEPT) {
+            for (index, raw) in self.raw.iter().enumerate() {
+                let used = raw.head.load(Acquire).wrapping_sub(raw.tail.load(Acquire));
+                if (1..LOCKED).contains(&used)
+                    && next.wrapping_sub(raw.oldest.load(Relaxed)) >= EPOCHS_SWEPT
+                {
+                    drop(self.lock(index));
+                }
+            }
+        }
+        self.times[(next % EPOCHS) as usize].store(bits, Relaxed);
+        self.epoch.store(next, Release);
+        next
+    }
+
+    /// The time of the tick a [`SEGMENT`] code `code` logs.
+    #[inline]
+    fn epoch_time(&self, code: u32) -> f64 {
+        let newest = self.epoch.load(Acquire);
+        let epoch = newest.wrapping_sub(newest.wrapping_sub(code >> 16) & 0xffff);
+        f64::from_bits(self.times[(epoch % EPOCHS) as usize].load(Relaxed))
     }
 
     /// Folds agent `index`'s full log on the thread that ticks it (so
