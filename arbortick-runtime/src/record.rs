@@ -2706,8 +2706,14 @@ impl Recorder {
     /// [`Segments`] or worked out there; if the table has no room, logs
     /// each status ([`spill`](Self::spill)).
     #[inline(never)]
-    fn end_segment(&self, index: usize, now: f64, nodes: &'static [NodeInfo], statuses: Gathered) {
-        let raw = &self.raw[index];
+    fn end_segment(
+        &self,
+        index: usize,
+        raw: &RawLog,
+        now: f64,
+        nodes: &'static [NodeInfo],
+        statuses: Gathered,
+    ) {
         let ends = statuses.codes() as u8 & 63 == 0;
         if ends {
             raw.ticking.store(false, Relaxed);
@@ -2715,13 +2721,15 @@ impl Recorder {
         let len = statuses.len() as u32;
         let codes = [statuses.codes() as u64, (statuses.codes() >> 64) as u64];
         let short = codes[0] | u64::from(len) << 56;
-        let mut before = [raw.packed[0].load(Relaxed), raw.packed[1].load(Relaxed)];
-        if before == UNKNOWN {
-            let a = self.lock(index);
-            self.resync(index, &a);
-            before = a.packed;
-        }
-        let Some((slot, after, made)) = self.segment(before, codes, len) else {
+        let before = [raw.packed[0].load(Relaxed), raw.packed[1].load(Relaxed)];
+        let Some(segments) = &self.segments else {
+            return self.spill_gathered(index, now, nodes, statuses);
+        };
+        let found = match self.segment(segments, before, codes, len) {
+            Ok(found) => Some(found),
+            Err(free) => self.segment_slow(index, segments, free, before, codes, len),
+        };
+        let Some((slot, after, made)) = found else {
             raw.backoff.store(SEG_BACKOFF, Relaxed);
             return self.spill_gathered(index, now, nodes, statuses);
         };
@@ -2756,6 +2764,34 @@ impl Recorder {
         }
         raw.packed[0].store(after[0], Relaxed);
         raw.packed[1].store(after[1], Relaxed);
+    }
+
+    /// A tick of agent `index` from statuses `before` not in [`Segments`]:
+    /// from the agent's statuses if `before` is [`UNKNOWN`], then found
+    /// there or worked out into slot `free`.
+    #[cold]
+    #[inline(never)]
+    fn segment_slow(
+        &self,
+        index: usize,
+        segments: &Segments,
+        free: Option<usize>,
+        before: [u64; 2],
+        codes: [u64; 2],
+        len: u32,
+    ) -> Option<(usize, [u64; 2], u8)> {
+        if before != UNKNOWN {
+            return self.new_segment(segments, free, before, codes, len);
+        }
+        let before = {
+            let a = self.lock(index);
+            self.resync(index, &a);
+            a.packed
+        };
+        match self.segment(segments, before, codes, len) {
+            Ok(found) => Some(found),
+            Err(free) => self.new_segment(segments, free, before, codes, len),
+        }
     }
 
     /// A tick of agent `index` gathered that is not logged whole: logged
@@ -2849,14 +2885,14 @@ impl Recorder {
     /// transitions it makes: found, or worked
     /// out and kept; `None` when its slots are taken or it makes more
     /// transitions than a slot keeps.
-    #[inline]
+    #[inline(always)]
     fn segment(
         &self,
+        segments: &Segments,
         before: [u64; 2],
         codes: [u64; 2],
         len: u32,
-    ) -> Option<(usize, [u64; 2], u8)> {
-        let segments = self.segments.as_ref()?;
+    ) -> Result<(usize, [u64; 2], u8), Option<usize>> {
         let mut free = None;
         for at in segments.slots(before, codes, len) {
             let slot = &segments.slots[at];
@@ -2865,17 +2901,31 @@ impl Recorder {
                 free = Some(at);
                 break;
             }
-            if state & MEMO_READY != 0
-                && (state >> 8) as u8 as u32 == len
+            if state & (MEMO_READY | 0xff00) == MEMO_READY | u64::from(len) << 8
                 && slot.before[0].load(Relaxed) == before[0]
                 && slot.before[1].load(Relaxed) == before[1]
                 && slot.codes[0].load(Relaxed) == codes[0]
                 && slot.codes[1].load(Relaxed) == codes[1]
             {
                 let after = [slot.after[0].load(Relaxed), slot.after[1].load(Relaxed)];
-                return Some((at, after, state as u8));
+                return Ok((at, after, state as u8));
             }
         }
+        Err(free)
+    }
+
+    /// [`segment`](Self::segment) not found: worked out into free slot
+    /// `free` and kept, if there is one.
+    #[cold]
+    #[inline(never)]
+    fn new_segment(
+        &self,
+        segments: &Segments,
+        free: Option<usize>,
+        before: [u64; 2],
+        codes: [u64; 2],
+        len: u32,
+    ) -> Option<(usize, [u64; 2], u8)> {
         let at = free?;
         let (made, n, after) = self.work_out(segments, before, codes, len)?;
         let slot = &segments.slots[at];
@@ -3159,7 +3209,7 @@ impl Trace for Recorder {
             {
                 return raw.quiet.store(quiet + (1 << QUIET_COUNT), Relaxed);
             }
-            return self.end_segment(index, now, nodes, statuses);
+            return self.end_segment(index, raw, now, nodes, statuses);
         }
         self.gathered_one_by_one(agent, now, nodes, statuses);
     }
