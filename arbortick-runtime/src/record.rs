@@ -1016,7 +1016,8 @@ struct RawLog {
     packed: [AtomicU64; 2],
     /// While [`quiet`](Self::quiet) counts: the statuses of those ticks
     /// ([`Gathered::codes`], and their count at bit 56), if they are 7 or
-    /// fewer; a tick that has the same is quiet too.
+    /// fewer; a tick that has the same is quiet too. Otherwise `u64::MAX`
+    /// (no tick's): [`end_quiet`](Self::end_quiet) sets it so.
     last: AtomicU64,
     /// From the start of a tick ([`Trace::statuses`]) until its statuses
     /// gathered are taken: a note made meanwhile is the tick's.
@@ -1180,8 +1181,7 @@ impl RawLog {
         }
         let at = |k: u32| &codes[(k % RAW) as usize];
         if quiet != 0 {
-            at(head).store(quiet, Relaxed);
-            self.quiet.store(0, Relaxed);
+            at(head).store(self.end_quiet(), Relaxed);
             head = head.wrapping_add(1);
         }
         at(head).store(SEGMENT | (slot as u32) << 4 | epoch << 16, Relaxed);
@@ -1202,10 +1202,18 @@ impl RawLog {
         if head.wrapping_sub(self.tail.load(Acquire)) >= RAW {
             return false;
         }
-        codes[(head % RAW) as usize].store(quiet, Relaxed);
-        self.quiet.store(0, Relaxed);
+        codes[(head % RAW) as usize].store(self.end_quiet(), Relaxed);
         self.head.store(head.wrapping_add(1), Release);
         true
+    }
+
+    /// Takes the [`QUIET`] code of the ticks that changed nothing not yet
+    /// logged (0 if none), ending their run: a tick is no longer found
+    /// quiet by [`last`](Self::last).
+    #[inline]
+    fn end_quiet(&self) -> u32 {
+        self.last.store(u64::MAX, Relaxed);
+        self.quiet.swap(0, Relaxed)
     }
 }
 
@@ -1773,7 +1781,7 @@ impl Recorder {
             // Ticks that changed nothing before now, not yet logged, count
             // before the statuses change (called between the agent's ticks,
             // on the thread that ticks it, nothing else writes them).
-            let quiet = raw.quiet.swap(0, Relaxed);
+            let quiet = raw.end_quiet();
             if quiet != 0 {
                 self.fold_quiet(index, &mut a, quiet, false);
                 a.quiet = 0;
@@ -3013,7 +3021,7 @@ impl Recorder {
             if !raw.push_quiet(&self.codes[index]) {
                 // Not logged (the log is shut): applied here.
                 let mut a = self.lock(index);
-                let quiet = raw.quiet.swap(0, Relaxed);
+                let quiet = raw.end_quiet();
                 self.fold_quiet(index, &mut a, quiet, true);
             }
         }
@@ -3195,21 +3203,21 @@ impl Trace for Recorder {
         if let Ok(index) = usize::try_from(agent)
             && let Some(raw) = self.raw.get(index)
             && nodes.as_ptr() as usize == self.first_table.load(Relaxed)
-            && raw.mode.load(Relaxed) == 0
         {
             // The same statuses as the quiet ticks before it, from the same
-            // statuses (a quiet tick changes none): quiet too.
-            let quiet = raw.quiet.load(Relaxed);
-            let len = statuses.len() as u64;
-            let short = statuses.codes() as u64 | len << 56;
-            if quiet != 0
-                && len < 8
-                && short == raw.last.load(Relaxed)
-                && quiet >> QUIET_COUNT < QUIET_MOST
+            // statuses (a quiet tick changes none): quiet too. `last` is
+            // not a tick's statuses unless such ticks are being counted
+            // (then the log takes ticks whole), and never those of 8 or
+            // more (their count is in the bits compared).
+            let short = statuses.codes() as u64 | (statuses.len() as u64) << 56;
+            if short == raw.last.load(Relaxed)
+                && let Some(quiet) = raw.quiet.load(Relaxed).checked_add(1 << QUIET_COUNT)
             {
-                return raw.quiet.store(quiet + (1 << QUIET_COUNT), Relaxed);
+                return raw.quiet.store(quiet, Relaxed);
             }
-            return self.end_segment(index, raw, now, nodes, statuses);
+            if raw.mode.load(Relaxed) == 0 {
+                return self.end_segment(index, raw, now, nodes, statuses);
+            }
         }
         self.gathered_one_by_one(agent, now, nodes, statuses);
     }
