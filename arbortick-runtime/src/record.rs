@@ -44,7 +44,7 @@
 //!
 //! Each agent gets, when the recorder is built, a ring of `capacity`
 //! transitions of 16 bytes each ([`Transition`]), one status byte per node,
-//! a stack as deep as subtrees nest, a log of 64 four-byte codes and 64
+//! a stack as deep as subtrees nest, a log of 128 four-byte codes and 64
 //! bytes for the thread that ticks it (see below). Recording allocates
 //! nothing after that; when the ring is full the oldest transitions are
 //! dropped and counted ([`Recorder::dropped`]).
@@ -60,7 +60,7 @@
 //! else: the recorder asks for no events of levels 1 to 5 (a firing
 //! `monitor` reaches it anyway). The thread ticking the agent writes into
 //! the agent's log, without a lock; the statuses are worked out, by
-//! BehaviorTree.CPP's rules, when the log is full (every few dozen ticks)
+//! BehaviorTree.CPP's rules, when the log is full (every few dozen to few hundred ticks)
 //! or when something reads the recording, under the agent's lock
 //! (uncontended: an agent is ticked by one thread at a time). Reading an
 //! agent's recording while another thread ticks it is safe, and sees it
@@ -971,14 +971,22 @@ impl From<RecordError> for io::Error {
 }
 
 /// Codes an agent's [`RawLog`] holds.
-const RAW: u32 = 64;
+const RAW: u32 = 128;
 
 /// How far a [`RawLog`]'s `tail` is behind its `head` while its agent's
 /// events take the lock.
 const LOCKED: u32 = 1 << 31;
 
 /// An agent's [`RawLog`] codes.
-type Codes = [AtomicU32; RAW as usize];
+#[repr(C, align(128))]
+struct Codes([AtomicU32; RAW as usize]);
+
+impl core::ops::Deref for Codes {
+    type Target = [AtomicU32; RAW as usize];
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
 
 /// An agent's events as the ticking thread writes them, without a lock:
 /// one 4-byte code each ([`code`]), preceded by the time when it is not
@@ -1522,7 +1530,7 @@ impl Recorder {
         let segments = Segments::of(&layout);
         let raw = (0..agents).map(|_| RawLog::new()).collect();
         let codes = (0..agents)
-            .map(|_| [const { AtomicU32::new(0) }; RAW as usize])
+            .map(|_| Codes([const { AtomicU32::new(0) }; RAW as usize]))
             .collect();
         let agents = (0..agents)
             .map(|_| Mutex::new(Agent::new(&layout, capacity)))
