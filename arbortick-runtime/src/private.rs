@@ -359,7 +359,7 @@ pub fn trace_gather<C: Context>(
     status: Status,
 ) {
     if gathered.push(id, status) {
-        trace_send(cx, nodes, gathered);
+        trace_send(cx, nodes, core::mem::take(gathered));
     }
 }
 
@@ -372,17 +372,14 @@ pub fn trace_flush<C: Context>(
     gathered: &mut crate::trace::Gathered,
 ) {
     if !gathered.is_empty() {
-        trace_send(cx, nodes, gathered);
+        trace_send(cx, nodes, core::mem::take(gathered));
     }
 }
 
+/// Sends `statuses` to the context's hook. By value: the caller's
+/// gathering stays in registers.
 #[inline]
-fn trace_send<C: Context>(
-    cx: &C,
-    nodes: &'static [NodeInfo],
-    gathered: &mut crate::trace::Gathered,
-) {
-    let statuses = core::mem::take(gathered);
+fn trace_send<C: Context>(cx: &C, nodes: &'static [NodeInfo], statuses: crate::trace::Gathered) {
     cx.tracer().gathered(cx.agent(), cx.now(), nodes, statuses);
 }
 
