@@ -94,10 +94,11 @@
 //!
 //! On the decider benchmark (`BENCHMARKS-deciders.md`, row `bt-recorder`),
 //! where the senses change every tick so that children interrupt each
-//! other and finish often, that is about 290 instructions per agent-tick
-//! against 58 without it (`tick_count`, in `bt-bench`), about 2.4 times
-//! the tree's time at 1,000 agents; it is measured in time there, and on
-//! the reference trees in `BENCHMARKS.md`.
+//! other and finish often, that is about 245 instructions per agent-tick
+//! against 58 without it (`tick_count`, in `bt-bench`): 2 to 2.7 times
+//! the tree's time at 1,000 agents and about 3.5 times at 100,000, where
+//! the agents' logs no longer fit the caches. It is measured in time
+//! there, and on the reference trees in `BENCHMARKS.md`.
 
 //! # Guards, values and the page
 //!
