@@ -824,7 +824,7 @@ fn ticks_logged_whole_keep_their_times_while_other_agents_tick_at_many_others() 
     let alone = Recorder::new::<Errands>(4, 1 << 12);
     let recorders = [&whole, &alone];
     let mut bots: Vec<[Bot; 2]> = (0..4)
-        .map(|k| twin_bots(0x5eed ^ k * 0x9e37_79b9))
+        .map(|k| twin_bots(0x5eed ^ (k * 0x9e37_79b9)))
         .collect();
     let mut trees: Vec<[Errands; 2]> = (0..4).map(|_| Default::default()).collect();
     let mut tick = |agent: u64, now: f64| {
