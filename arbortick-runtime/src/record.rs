@@ -60,11 +60,11 @@
 //! else: the recorder asks for no events of levels 1 to 5 (a firing
 //! `monitor` reaches it anyway). The thread ticking the agent writes into
 //! the agent's log, without a lock; the statuses are worked out, by
-//! BehaviorTree.CPP's rules, when the log is full (every few dozen to few hundred ticks)
-//! or when something reads the recording, under the agent's lock
-//! (uncontended: an agent is ticked by one thread at a time). Reading an
-//! agent's recording while another thread ticks it is safe, and sees it
-//! as of the last tick logged.
+//! BehaviorTree.CPP's rules, when the log is full (every few dozen to a
+//! few hundred ticks) or when something reads the recording, under the
+//! agent's lock (uncontended: an agent is ticked by one thread at a
+//! time). Reading an agent's recording while another thread ticks it is
+//! safe, and sees it as of the last tick logged.
 //!
 //! What a status that changes something makes of the statuses before it
 //! (which nodes go back to idle, in what order) depends on nothing else,
@@ -2596,7 +2596,6 @@ impl Recorder {
     /// the tick was worked out from and its nodes' uids are the tree's own
     /// (`own_root`), else each of its statuses, as logged one by one.
     fn fold_segment(&self, index: usize, a: &mut Agent, at: usize, own_root: bool) {
-        let at = at & 0xfff;
         let Some(slot) = self.segments.as_ref().and_then(|s| s.slots.get(at)) else {
             return;
         };
