@@ -2782,34 +2782,6 @@ impl Recorder {
         raw.packed[1].store(after[1], Relaxed);
     }
 
-    /// A tick of agent `index` from statuses `before` not in [`Segments`]:
-    /// from the agent's statuses if `before` is [`UNKNOWN`], then found
-    /// there or worked out into slot `free`.
-    #[cold]
-    #[inline(never)]
-    fn segment_slow(
-        &self,
-        index: usize,
-        segments: &Segments,
-        free: Option<usize>,
-        before: [u64; 2],
-        codes: [u64; 2],
-        len: u32,
-    ) -> Option<(usize, [u64; 2], u8)> {
-        if before != UNKNOWN {
-            return self.new_segment(segments, free, before, codes, len);
-        }
-        let before = {
-            let a = self.lock(index);
-            self.resync(index, &a);
-            a.packed
-        };
-        match self.segment(segments, before, codes, len) {
-            Ok(found) => Some(found),
-            Err(free) => self.new_segment(segments, free, before, codes, len),
-        }
-    }
-
     /// A tick of agent `index` gathered that is not logged whole: logged
     /// one by one, and the log takes statuses so until it is next folded.
     #[cold]
@@ -2930,18 +2902,32 @@ impl Recorder {
         Err(free)
     }
 
-    /// [`segment`](Self::segment) not found: worked out into free slot
-    /// `free` and kept, if there is one.
+    /// A tick of agent `index` from statuses `before` that
+    /// [`segment`](Self::segment) did not find: from the agent's statuses
+    /// if `before` is [`UNKNOWN`] (found there, or not), then worked out
+    /// into the free slot and kept, if there is one.
     #[cold]
     #[inline(never)]
-    fn new_segment(
+    fn segment_slow(
         &self,
+        index: usize,
         segments: &Segments,
-        free: Option<usize>,
-        before: [u64; 2],
+        mut free: Option<usize>,
+        mut before: [u64; 2],
         codes: [u64; 2],
         len: u32,
     ) -> Option<(usize, [u64; 2], u8)> {
+        if before == UNKNOWN {
+            before = {
+                let a = self.lock(index);
+                self.resync(index, &a);
+                a.packed
+            };
+            match self.segment(segments, before, codes, len) {
+                Ok(found) => return Some(found),
+                Err(slot) => free = slot,
+            }
+        }
         let at = free?;
         let (made, n, after) = self.work_out(segments, before, codes, len)?;
         let slot = &segments.slots[at];
