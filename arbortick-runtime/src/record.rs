@@ -139,6 +139,7 @@ use std::string::String;
 use std::sync::atomic::{
     AtomicBool, AtomicU32, AtomicU64, AtomicUsize,
     Ordering::{Acquire, Relaxed, Release},
+    fence,
 };
 use std::sync::{Mutex, OnceLock, PoisonError};
 use std::vec::Vec;
@@ -1011,7 +1012,15 @@ impl core::ops::Deref for Codes {
 /// are logged one by one), and `packed` is what it takes the agent's
 /// statuses to be once everything logged is applied ([`Agent::packed`]):
 /// a hint, checked when the log is folded.
-#[repr(C, align(64))]
+///
+/// The newest codes are written here first, in `staged`, beside the
+/// counters: a block of [`STAGED`] codes moves to the ring when the code
+/// after them is written. Ticking many agents in turn then writes codes
+/// into memory read in order (these headers), not into a line of each
+/// agent's ring: at 100,000 agents, the line, and the page table entry
+/// to find it, would come from far each time. The folder reads the
+/// staged codes as a seqlock reader ([`RawLog::read`]).
+#[repr(C, align(128))]
 struct RawLog {
     head: AtomicU32,
     tail: AtomicU32,
@@ -1037,7 +1046,17 @@ struct RawLog {
     /// No [`SEGMENT`] code in the log is of an epoch before this one
     /// ([`Recorder::epoch`]): set when one is logged into an empty log.
     oldest: AtomicU32,
+    /// The block `staged` holds: the position of its first code in the
+    /// ring, divided by [`STAGED`].
+    block: AtomicU32,
+    /// The codes at positions of block `block`, each at its position
+    /// modulo [`STAGED`], written before they move to the ring.
+    staged: [AtomicU32; STAGED as usize],
 }
+
+/// How many codes [`RawLog::staged`] holds (a power of two dividing
+/// [`RAW`]): one cache line.
+const STAGED: u32 = 16;
 
 /// [`RawLog::backoff`] after a tick that did not fit [`Segments`].
 const SEG_BACKOFF: u32 = 64;
@@ -1142,7 +1161,69 @@ impl RawLog {
             backoff: AtomicU32::new(0),
             oldest: AtomicU32::new(0),
             packed: [const { AtomicU64::new(0) }; 2],
+            block: AtomicU32::new(0),
+            staged: [const { AtomicU32::new(0) }; STAGED as usize],
         }
+    }
+
+    /// Writes `code` at position `at` of the ring (the writer's `head` or
+    /// after it): into [`staged`](Self::staged), after moving the block
+    /// before it to the ring if `at` starts a block.
+    #[inline(always)]
+    fn put(&self, codes: &Codes, at: u32, code: u32) {
+        let k = at % STAGED;
+        if k == 0 {
+            self.move_staged(codes, at);
+        }
+        self.staged[k as usize].store(code, Relaxed);
+    }
+
+    /// Moves the staged block before position `at` (a block's first) to
+    /// the ring, then names `at`'s block staged: a reader that reads the
+    /// name finds the codes in the ring, and one that read codes staged
+    /// after this was written reads the name (see [`read`](Self::read)).
+    /// Slots of positions already folded may be written: no code that is
+    /// not folded is in them.
+    #[inline(never)]
+    fn move_staged(&self, codes: &Codes, at: u32) {
+        let from = at.wrapping_sub(STAGED);
+        for (k, code) in (0..).zip(&self.staged) {
+            codes[(from.wrapping_add(k) % RAW) as usize].store(code.load(Relaxed), Relaxed);
+        }
+        self.block.store(at / STAGED, Release);
+        fence(Release);
+    }
+
+    /// The codes at positions `tail` to `head` (at most [`RAW`]) into
+    /// `out`, from the start; returns how many. Those of the block of the
+    /// last are read from [`staged`](Self::staged) unless the writer moved
+    /// it to the ring meanwhile (then from the ring): read while the
+    /// thread ticking the agent writes codes after `head`.
+    fn read(&self, codes: &Codes, tail: u32, head: u32, out: &mut [u32; RAW as usize]) -> u32 {
+        let n = head.wrapping_sub(tail).min(RAW);
+        if n == 0 {
+            return 0;
+        }
+        let first = tail.wrapping_add(n - 1) & !(STAGED - 1);
+        let staged = match first.wrapping_sub(tail) {
+            k if k < n => k,
+            _ => 0,
+        };
+        let ring = |k: u32| codes[(tail.wrapping_add(k) % RAW) as usize].load(Relaxed);
+        for k in 0..staged {
+            out[k as usize] = ring(k);
+        }
+        for k in staged..n {
+            out[k as usize] = self.staged[(tail.wrapping_add(k) % STAGED) as usize].load(Relaxed);
+        }
+        fence(Acquire);
+        if self.block.load(Relaxed) != first / STAGED {
+            fence(Acquire);
+            for k in staged..n {
+                out[k as usize] = ring(k);
+            }
+        }
+        n
     }
 
     /// Appends `code` at time `now`; `false` (and nothing written) when
@@ -1151,22 +1232,22 @@ impl RawLog {
     fn push(&self, codes: &Codes, now: f64, code: u32) -> bool {
         let head = self.head.load(Relaxed);
         let used = head.wrapping_sub(self.tail.load(Acquire));
-        let at = |k: u32| &codes[(head.wrapping_add(k) % RAW) as usize];
+        let at = |k: u32, code: u32| self.put(codes, head.wrapping_add(k), code);
         let bits = now.to_bits();
         if self.now.load(Relaxed) == bits {
             if used >= RAW {
                 return false;
             }
-            at(0).store(code, Relaxed);
+            at(0, code);
             self.head.store(head.wrapping_add(1), Release);
         } else {
             if used > RAW - 4 {
                 return false;
             }
-            at(0).store(TIME, Relaxed);
-            at(1).store(bits as u32, Relaxed);
-            at(2).store((bits >> 32) as u32, Relaxed);
-            at(3).store(code, Relaxed);
+            at(0, TIME);
+            at(1, bits as u32);
+            at(2, (bits >> 32) as u32);
+            at(3, code);
             self.now.store(bits, Relaxed);
             self.head.store(head.wrapping_add(4), Release);
         }
@@ -1188,12 +1269,11 @@ impl RawLog {
         if used == 0 {
             self.oldest.store(epoch, Relaxed);
         }
-        let at = |k: u32| &codes[(k % RAW) as usize];
         if quiet != 0 {
-            at(head).store(self.end_quiet(), Relaxed);
+            self.put(codes, head, self.end_quiet());
             head = head.wrapping_add(1);
         }
-        at(head).store(SEGMENT | (slot as u32) << 4 | epoch << 16, Relaxed);
+        self.put(codes, head, SEGMENT | (slot as u32) << 4 | epoch << 16);
         self.now.store(now.to_bits(), Relaxed);
         self.head.store(head.wrapping_add(1), Release);
         true
@@ -1211,7 +1291,7 @@ impl RawLog {
         if head.wrapping_sub(self.tail.load(Acquire)) >= RAW {
             return false;
         }
-        codes[(head % RAW) as usize].store(self.end_quiet(), Relaxed);
+        self.put(codes, head, self.end_quiet());
         self.head.store(head.wrapping_add(1), Release);
         true
     }
@@ -1219,10 +1299,16 @@ impl RawLog {
     /// Takes the [`QUIET`] code of the ticks that changed nothing not yet
     /// logged (0 if none), ending their run: a tick is no longer found
     /// quiet by [`last`](Self::last).
+    ///
+    /// Only the thread ticking the agent writes `quiet` (between ticks,
+    /// or in them): a load and a store, not a locked swap, which would
+    /// wait for the log's stores before it to reach the cache.
     #[inline]
     fn end_quiet(&self) -> u32 {
         self.last.store(u64::MAX, Relaxed);
-        self.quiet.swap(0, Relaxed)
+        let quiet = self.quiet.load(Relaxed);
+        self.quiet.store(0, Relaxed);
+        quiet
     }
 }
 
@@ -2363,11 +2449,11 @@ impl Recorder {
             return;
         }
         let raw = &self.raw[index];
-        let codes = &self.codes[index];
         let tail = raw.tail.load(Relaxed);
         let head = raw.head.load(Acquire);
-        let n = head.wrapping_sub(tail).min(RAW);
-        let at = |k: u32| codes[(tail.wrapping_add(k) % RAW) as usize].load(Relaxed);
+        let mut codes = [0; RAW as usize];
+        let n = raw.read(&self.codes[index], tail, head, &mut codes);
+        let at = |k: u32| codes[(k % RAW) as usize];
         let layout = &self.layout;
         let root = &layout.view.nodes[0];
         // Whether the first table is the recorded tree's own, whose nodes'
@@ -2421,7 +2507,7 @@ impl Recorder {
                 continue;
             }
             if at_root {
-                k = Self::fold_steady(layout, a, codes, tail, k, n);
+                k = Self::fold_steady(layout, a, &codes, k, n);
                 if k >= n {
                     break;
                 }
@@ -2493,12 +2579,11 @@ impl Recorder {
     fn fold_steady(
         layout: &Layout,
         a: &mut Agent,
-        codes: &Codes,
-        tail: u32,
+        codes: &[u32; RAW as usize],
         mut k: u32,
         n: u32,
     ) -> u32 {
-        let at = |k: u32| codes[(tail.wrapping_add(k) % RAW) as usize].load(Relaxed);
+        let at = |k: u32| codes[(k % RAW) as usize];
         let running = |status: &[NodeStatus], uid: u16| {
             status.get(uid as usize) == Some(&NodeStatus::Running)
         };
@@ -3219,8 +3304,55 @@ impl Trace for Recorder {
 
 #[cfg(test)]
 mod tests {
-    use super::{JsonTime, json_str};
+    use super::{Codes, JsonTime, RAW, RawLog, json_str};
     use std::string::{String, ToString};
+    use std::sync::atomic::{AtomicU32, Ordering::*};
+
+    /// A folder reading an agent's log while its writer writes codes
+    /// after them, and moves staged blocks to the ring under its feet,
+    /// reads every code as written. The folder takes a few codes at a
+    /// time, so that it reads staged codes at every offset of a block.
+    #[test]
+    fn codes_read_while_the_writer_moves_blocks_are_the_codes_written() {
+        const TOTAL: u32 = 300_000;
+        let code = |at: u32| at.wrapping_mul(0x9e37_79b9) | 1;
+        let raw = RawLog::new();
+        let codes = Codes([const { AtomicU32::new(0) }; RAW as usize]);
+        // Set when the folder stops, even by failing: the writer stops.
+        let stopped = std::sync::atomic::AtomicBool::new(false);
+        struct Stop<'a>(&'a std::sync::atomic::AtomicBool);
+        impl Drop for Stop<'_> {
+            fn drop(&mut self) {
+                self.0.store(true, Release);
+            }
+        }
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                let mut head = 0;
+                while head < TOTAL && !stopped.load(Acquire) {
+                    if head.wrapping_sub(raw.tail.load(Acquire)) >= RAW {
+                        std::thread::yield_now();
+                        continue;
+                    }
+                    raw.put(&codes, head, code(head));
+                    head += 1;
+                    raw.head.store(head, Release);
+                }
+            });
+            let _stop = Stop(&stopped);
+            let (mut out, mut taken, mut reads) = ([0; RAW as usize], 0, 0u32);
+            while taken < TOTAL {
+                let head = raw.head.load(Acquire);
+                let n = raw.read(&codes, taken, head, &mut out);
+                for (k, read) in (0..n).zip(out) {
+                    assert_eq!(read, code(taken + k), "position {}", taken + k);
+                }
+                reads += 1;
+                taken += n.min(1 + reads % 7);
+                raw.tail.store(taken, Release);
+            }
+        });
+    }
 
     #[test]
     fn any_text_is_a_json_string_that_reads_back() {
