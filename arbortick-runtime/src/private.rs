@@ -225,18 +225,19 @@ pub fn trace_level<C: Context>(cx: &C) -> u8 {
 }
 
 /// Whether this context has a trace hook that wants nothing of this
-/// agent (level 0, no statuses); constant `false` with
-/// [`NoTrace`](crate::NoTrace). A tree whose context is a `Ctx<.., impl
-/// Trace>` then ticks through [`Ctx::quiet`](crate::Ctx::quiet).
+/// agent, given the `level` ([`trace_level`]) and `statuses`
+/// ([`trace_statuses`]) it asked for this tick: level 0, no statuses and
+/// no node hooks. Constant `false` with [`NoTrace`](crate::NoTrace). A
+/// tree whose context is a `Ctx<.., impl Trace>` then ticks through
+/// [`Ctx::quiet`](crate::Ctx::quiet).
 #[inline(always)]
-pub fn trace_is_quiet<C: Context>(cx: &C) -> bool {
+pub fn trace_is_quiet<C: Context>(cx: &C, level: u8, statuses: bool) -> bool {
     if !<C::Trace as Trace>::ENABLED {
         return false;
     }
-    let (trace, agent) = (cx.tracer(), cx.agent());
-    let quiet = trace.level(agent) == 0 && !trace.statuses(agent);
+    let quiet = level == 0 && !statuses;
     if <C::Trace as Trace>::HOOKS {
-        quiet && !trace.hooks(agent)
+        quiet && !cx.tracer().hooks(cx.agent())
     } else {
         quiet
     }

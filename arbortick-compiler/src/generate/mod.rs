@@ -216,25 +216,32 @@ fn generate_tree(
             };
         };
         let (traced, body) = (names::traced_tick(), names::tick_body());
+        // What the trace hook wants of the agent, asked once by the tick
+        // and passed on to its body.
+        let (level, statuses) = (names::trace_level(), names::trace_statuses());
+        let wanted = quote! {
+            #level: ::core::primitive::u8,
+            #statuses: ::core::primitive::bool
+        };
         quote! {
             #[inline]
             #vis fn #ident(self, #params) -> #ret {
                 #quiet
-                self.#body(#args)
+                self.#body(#args, #level, #statuses)
             }
 
             /// The tick of an agent whose trace hook wants events: out of
             /// line, so that the quiet path does not set up its frame.
             #[doc(hidden)]
             #[inline(never)]
-            fn #traced(self, #params) -> #ret {
-                self.#body(#args)
+            fn #traced(self, #params, #wanted) -> #ret {
+                self.#body(#args, #level, #statuses)
             }
 
             #[doc(hidden)]
             #[inline(always)]
             #lints
-            fn #body(self, #params) -> #ret {
+            fn #body(self, #params, #wanted) -> #ret {
                 #unpack
                 #tick_body
             }
@@ -825,6 +832,9 @@ impl Gen<'_> {
     /// per tick instead of a check at every trace point (and no call); an
     /// agent it wants events of is ticked through an out-of-line copy
     /// (`__traced_tick`), whose frame the quiet path then does not pay for.
+    /// The hook is asked its level and whether it wants statuses once,
+    /// here: both are passed to the body (see
+    /// [`passes_wanted`](Self::passes_wanted)).
     fn quiet_entry(&self) -> Option<TokenStream> {
         use syn::{GenericArgument, PathArguments, Type};
         let param = crate::check::context_param(&self.tree.params)?;
@@ -857,16 +867,26 @@ impl Gen<'_> {
             }
         });
         let (traced, body) = (names::traced_tick(), names::tick_body());
+        let (level, statuses) = (names::trace_level(), names::trace_statuses());
         let all = self.tree.params.iter().map(|p| &p.name);
         Some(quote! {
-            if ::__bt::__private::trace_is_quiet(&#cx) {
+            let #level: ::core::primitive::u8 = ::__bt::__private::trace_level(&#cx);
+            let #statuses: ::core::primitive::bool = ::__bt::__private::trace_statuses(&#cx);
+            if ::__bt::__private::trace_is_quiet(&#cx, #level, #statuses) {
                 let #binding = (#cx).quiet();
-                return self.#body(#(#args),*);
+                return self.#body(#(#args),*, 0, false);
             }
             if ::__bt::__private::trace_enabled(&#cx) {
-                return self.#traced(#(#all),*);
+                return self.#traced(#(#all),*, #level, #statuses);
             }
         })
+    }
+
+    /// Whether the tick's body takes the trace hook's level and its word
+    /// on statuses as arguments (see [`quiet_entry`](Self::quiet_entry))
+    /// rather than asking the hook itself.
+    pub(super) fn passes_wanted(&self) -> bool {
+        self.quiet_entry().is_some()
     }
 
     /// The active part's type: `__GuardActive`.

@@ -162,11 +162,17 @@ impl Gen<'_> {
                     let #sg = &mut #own;
                 }
             });
+            // Asked by the tick that calls the body, when it has one.
+            let wanted = (!self.passes_wanted()).then(|| {
+                quote! {
+                    let #level: ::core::primitive::u8 = ::__bt::__private::trace_level(&#cx);
+                    let #statuses: ::core::primitive::bool = ::__bt::__private::trace_statuses(&#cx);
+                }
+            });
             quote! {
                 let #now: ::core::primitive::f64 = ::__bt::Context::now(&#cx);
                 let #nodes: &'static [::__bt::NodeInfo] = <#tree_name as ::__bt::BehaviorTree>::NODES;
-                let #level: ::core::primitive::u8 = ::__bt::__private::trace_level(&#cx);
-                let #statuses: ::core::primitive::bool = ::__bt::__private::trace_statuses(&#cx);
+                #wanted
                 #gathering
             }
         });
