@@ -1186,9 +1186,10 @@ impl RawLog {
     /// not folded is in them.
     #[inline(never)]
     fn move_staged(&self, codes: &Codes, at: u32) {
-        let from = at.wrapping_sub(STAGED);
-        for (k, code) in (0..).zip(&self.staged) {
-            codes[(from.wrapping_add(k) % RAW) as usize].store(code.load(Relaxed), Relaxed);
+        // A block's slots are in one piece: `RAW` is a multiple of `STAGED`.
+        let from = (at.wrapping_sub(STAGED) % RAW) as usize;
+        for (slot, code) in codes[from..from + STAGED as usize].iter().zip(&self.staged) {
+            slot.store(code.load(Relaxed), Relaxed);
         }
         self.block.store(at / STAGED, Release);
         fence(Release);
@@ -1209,19 +1210,27 @@ impl RawLog {
             k if k < n => k,
             _ => 0,
         };
-        let ring = |k: u32| codes[(tail.wrapping_add(k) % RAW) as usize].load(Relaxed);
-        for k in 0..staged {
-            out[k as usize] = ring(k);
-        }
+        // The ring's slots of codes `from..to`, in at most two pieces.
+        let ring = |out: &mut [u32; RAW as usize], from: u32, to: u32| {
+            let start = (tail.wrapping_add(from) % RAW) as usize;
+            let len = (to - from) as usize;
+            let first = len.min(RAW as usize - start);
+            let (head, rest) = out[from as usize..to as usize].split_at_mut(first);
+            for (out, code) in head.iter_mut().zip(&codes[start..]) {
+                *out = code.load(Relaxed);
+            }
+            for (out, code) in rest.iter_mut().zip(codes.iter()) {
+                *out = code.load(Relaxed);
+            }
+        };
+        ring(out, 0, staged);
         for k in staged..n {
             out[k as usize] = self.staged[(tail.wrapping_add(k) % STAGED) as usize].load(Relaxed);
         }
         fence(Acquire);
         if self.block.load(Relaxed) != first / STAGED {
             fence(Acquire);
-            for k in staged..n {
-                out[k as usize] = ring(k);
-            }
+            ring(out, staged, n);
         }
         n
     }
