@@ -77,6 +77,12 @@ pub trait Trace {
     /// and node hooks may come before statuses gathered ahead of them. A
     /// hook that follows statuses per tick (a recorder) takes a tick at
     /// once; `false`, the default, keeps [`returned`](Self::returned).
+    ///
+    /// Such a hook follows every tick of the agents it wants statuses of,
+    /// so the generated tick (of a tree whose context is a `Ctx<.., impl
+    /// Trace>`) inlines the traced code in its caller for it, beside the
+    /// quiet code; for other hooks the traced code is a function of its
+    /// own, so that agents they want nothing of do not pay for its frame.
     const GATHERS: bool = false;
 
     /// Statuses a tick of `agent` at time `now` gathered (see

@@ -831,7 +831,10 @@ impl Gen<'_> {
     /// for `NoTrace`, inlined in place, so a quiet tracer costs one check
     /// per tick instead of a check at every trace point (and no call); an
     /// agent it wants events of is ticked through an out-of-line copy
-    /// (`__traced_tick`), whose frame the quiet path then does not pay for.
+    /// (`__traced_tick`), whose frame the quiet path then does not pay for,
+    /// unless the hook gathers statuses (`Trace::GATHERS`: a recorder,
+    /// which follows its agents' every tick): then the body is inlined for
+    /// it too.
     /// The hook is asked its level and whether it wants statuses once,
     /// here: both are passed to the body (see
     /// [`passes_wanted`](Self::passes_wanted)).
@@ -868,7 +871,7 @@ impl Gen<'_> {
         });
         let (traced, body) = (names::traced_tick(), names::tick_body());
         let (level, statuses) = (names::trace_level(), names::trace_statuses());
-        let all = self.tree.params.iter().map(|p| &p.name);
+        let all: Vec<&Ident> = self.tree.params.iter().map(|p| &p.name).collect();
         Some(quote! {
             let #level: ::core::primitive::u8 = ::__bt::__private::trace_level(&#cx);
             let #statuses: ::core::primitive::bool = ::__bt::__private::trace_statuses(&#cx);
@@ -877,6 +880,11 @@ impl Gen<'_> {
                 return self.#body(#(#args),*, 0, false);
             }
             if ::__bt::__private::trace_enabled(&#cx) {
+                // A hook that gathers follows its agents' every tick:
+                // their traced tick is the common one, inlined here.
+                if ::__bt::__private::trace_gathers(&#cx) {
+                    return self.#body(#(#all),*, #level, #statuses);
+                }
                 return self.#traced(#(#all),*, #level, #statuses);
             }
         })
