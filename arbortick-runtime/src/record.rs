@@ -1054,6 +1054,17 @@ struct RawLog {
     staged: [AtomicU32; STAGED as usize],
 }
 
+/// An array of `N` values made by `make`, on the heap (without passing
+/// through the stack): indexed by a value below `N`, it takes no bounds
+/// check.
+fn boxed_array<T, const N: usize>(make: impl FnMut() -> T) -> Box<[T; N]> {
+    let all: Box<[T]> = core::iter::repeat_with(make).take(N).collect();
+    match all.try_into() {
+        Ok(array) => array,
+        Err(_) => unreachable!("{N} made"),
+    }
+}
+
 /// How many codes [`RawLog::staged`] holds (a power of two dividing
 /// [`RAW`]): one cache line.
 const STAGED: u32 = 16;
@@ -1271,16 +1282,21 @@ impl RawLog {
     fn push_segment(&self, codes: &Codes, now: f64, epoch: u32, slot: usize) -> bool {
         let mut head = self.head.load(Relaxed);
         let quiet = self.quiet.load(Relaxed);
+        // A run of no ticks yet (see `SegSlot::repeat`) ends unlogged.
+        let pending = quiet >> QUIET_COUNT != 0;
         let used = head.wrapping_sub(self.tail.load(Acquire));
-        if used > RAW - 1 - u32::from(quiet != 0) {
+        if used > RAW - 1 - u32::from(pending) {
             return false;
         }
         if used == 0 {
             self.oldest.store(epoch, Relaxed);
         }
         if quiet != 0 {
-            self.put(codes, head, self.end_quiet());
-            head = head.wrapping_add(1);
+            let quiet = self.end_quiet();
+            if pending {
+                self.put(codes, head, quiet);
+                head = head.wrapping_add(1);
+            }
         }
         self.put(codes, head, SEGMENT | (slot as u32) << 4 | epoch << 16);
         self.now.store(now.to_bits(), Relaxed);
@@ -1294,6 +1310,11 @@ impl RawLog {
     fn push_quiet(&self, codes: &Codes) -> bool {
         let quiet = self.quiet.load(Relaxed);
         if quiet == 0 {
+            return true;
+        }
+        if quiet >> QUIET_COUNT == 0 {
+            // A run of no ticks (see `SegSlot::repeat`): nothing to log.
+            self.end_quiet();
             return true;
         }
         let head = self.head.load(Relaxed);
@@ -1358,7 +1379,7 @@ pub struct Recorder {
     own_nodes: usize,
     /// The times of the last [`EPOCHS`] epochs, by epoch modulo
     /// [`EPOCHS`] (see [`epoch`](Self::epoch)).
-    times: Box<[AtomicU64]>,
+    times: Box<[AtomicU64; EPOCHS as usize]>,
     /// The newest epoch.
     epoch: AtomicU32,
     /// Held while an epoch is made.
@@ -1438,7 +1459,7 @@ const SEG_SLOTS: usize = 4096;
 /// Only for the recorded tree's own nodes, in a tree a [`Memo`] is kept
 /// for.
 struct Segments {
-    slots: Box<[SegSlot]>,
+    slots: Box<[SegSlot; SEG_SLOTS]>,
     /// An agent to work a tick out on ([`Recorder::work_out`]), with no
     /// ring.
     scratch: Mutex<Agent>,
@@ -1467,7 +1488,7 @@ struct Chain {
 /// The most transitions a [`SegSlot`] keeps.
 const SEG_MADE: usize = 32;
 
-/// One [`Segments`] entry: 88 bytes.
+/// One [`Segments`] entry: 96 bytes.
 #[derive(Default)]
 struct SegSlot {
     /// 0 (empty), [`MEMO_BUSY`], or [`MEMO_READY`] with the count of
@@ -1482,6 +1503,13 @@ struct SegSlot {
     after: [AtomicU64; 2],
     /// The transitions, as [`MemoSlot::made`]: up to [`SEG_MADE`].
     made: [AtomicU64; SEG_MADE / 8],
+    /// For a tick that ends (the root's status last) and makes
+    /// transitions: 0, or one more than the slot of the same statuses
+    /// again from `after` when they make none (a node running on), found
+    /// when this slot is worked out. Logging this slot's tick then starts
+    /// a run of quiet ticks of that slot, of none yet, so that the tick
+    /// after it, if the same, is found quiet at once ([`Recorder::gathered`]).
+    repeat: AtomicU32,
 }
 
 impl SegSlot {
@@ -1499,7 +1527,7 @@ impl SegSlot {
 impl Segments {
     fn of(layout: &Layout) -> Option<Segments> {
         layout.packs().then(|| Segments {
-            slots: (0..SEG_SLOTS).map(|_| SegSlot::default()).collect(),
+            slots: boxed_array(SegSlot::default),
             scratch: Mutex::new(Agent::new(layout, 0)),
         })
     }
@@ -1644,9 +1672,7 @@ impl Recorder {
             segments,
             memo,
             own_nodes: T::NODES.as_ptr() as usize,
-            times: (0..EPOCHS)
-                .map(|_| AtomicU64::new(0f64.to_bits()))
-                .collect(),
+            times: boxed_array(|| AtomicU64::new(0f64.to_bits())),
             epoch: AtomicU32::new(0),
             epoch_lock: Mutex::new(()),
         }
@@ -2871,6 +2897,13 @@ impl Recorder {
                     return self.spill_gathered(index, now, nodes, statuses);
                 }
             }
+            // The same statuses again would change nothing: a run of
+            // quiet ticks starts, of none yet.
+            let repeat = segments.slots[slot].repeat.load(Relaxed);
+            if repeat != 0 && ends && len < 8 {
+                raw.quiet.store(QUIET | (repeat - 1) << 4, Relaxed);
+                raw.last.store(short, Relaxed);
+            }
         }
         raw.packed[0].store(after[0], Relaxed);
         raw.packed[1].store(after[1], Relaxed);
@@ -3022,7 +3055,48 @@ impl Recorder {
                 Err(slot) => free = slot,
             }
         }
-        let at = free?;
+        let found = self.keep(segments, free?, before, codes, len)?;
+        if found.2 != 0 && len < 8 && codes[0] as u8 & 63 == 0 {
+            self.find_repeat(segments, found, codes, len);
+        }
+        Some(found)
+    }
+
+    /// Finds or works out the slot of the statuses of slot `found` (a
+    /// tick that ends and makes transitions) again, from the statuses
+    /// after it; if they make none, names it `found`'s
+    /// [`repeat`](SegSlot::repeat).
+    #[cold]
+    #[inline(never)]
+    fn find_repeat(
+        &self,
+        segments: &Segments,
+        found: (usize, [u64; 2], u8),
+        codes: [u64; 2],
+        len: u32,
+    ) {
+        let (at, after, _) = found;
+        let repeat = match self.segment(segments, after, codes, len) {
+            Ok(repeat) => Some(repeat),
+            Err(free) => free.and_then(|free| self.keep(segments, free, after, codes, len)),
+        };
+        if let Some((repeat, _, 0)) = repeat {
+            segments.slots[at].repeat.store(repeat as u32 + 1, Relaxed);
+        }
+    }
+
+    /// Works out a tick of `len` statuses `codes` from statuses `before`
+    /// into the free slot `at` of [`Segments`] and keeps it there; `None`
+    /// if another thread took the slot or the tick makes more transitions
+    /// than a slot keeps.
+    fn keep(
+        &self,
+        segments: &Segments,
+        at: usize,
+        before: [u64; 2],
+        codes: [u64; 2],
+        len: u32,
+    ) -> Option<(usize, [u64; 2], u8)> {
         let (made, n, after) = self.work_out(segments, before, codes, len)?;
         let slot = &segments.slots[at];
         slot.state
