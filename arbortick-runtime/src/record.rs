@@ -92,13 +92,18 @@
 //! node running on under a parent that keeps it, a leaf that ends again
 //! as it did) in a few compares.
 //!
+//! The newest codes are written beside the log's counters, 16 of them,
+//! and move to the agent's ring 16 at a time: ticking many agents in turn
+//! writes into memory read in order, not into a line of each agent's
+//! ring.
+//!
 //! On the decider benchmark (`BENCHMARKS-deciders.md`, row `bt-recorder`),
 //! where the senses change every tick so that children interrupt each
-//! other and finish often, that is about 245 instructions per agent-tick
-//! against 58 without it (`tick_count`, in `bt-bench`): 2 to 2.7 times
-//! the tree's time at 1,000 agents and about 3.5 times at 100,000, where
-//! the agents' logs no longer fit the caches. It is measured in time
-//! there, and on the reference trees in `BENCHMARKS.md`.
+//! other and finish often, that is about 190 instructions per agent-tick
+//! against 58 without it (`tick_count`, in `bt-bench`): about 2.2 times
+//! the tree's time at 1,000 agents and 2.3 to 3 times at 100,000 agents,
+//! where the agents' logs no longer fit the caches. It is measured in
+//! time there, and on the reference trees in `BENCHMARKS.md`.
 
 //! # Guards, values and the page
 //!
