@@ -3037,30 +3037,30 @@ impl Recorder {
     /// A tick of agent `index` from statuses `before` that
     /// [`segment`](Self::segment) did not find: from the agent's statuses
     /// if `before` is [`UNKNOWN`] (found there, or not), then worked out
-    /// into the free slot and kept, if there is one.
+    /// into the free slot and kept, if there is one; with its repeat
+    /// ([`find_repeat`](Self::find_repeat)) if it ends and makes
+    /// transitions.
     #[cold]
     #[inline(never)]
     fn segment_slow(
         &self,
         index: usize,
         segments: &Segments,
-        mut free: Option<usize>,
-        mut before: [u64; 2],
+        free: Option<usize>,
+        before: [u64; 2],
         codes: [u64; 2],
         len: u32,
     ) -> Option<(usize, [u64; 2], u8)> {
-        if before == UNKNOWN {
-            before = {
+        let found = if before == UNKNOWN {
+            let before = {
                 let a = self.lock(index);
                 self.resync(index, &a);
                 a.packed
             };
-            match self.segment(segments, before, codes, len) {
-                Ok(found) => return Some(found),
-                Err(slot) => free = slot,
-            }
-        }
-        let found = self.keep(segments, free?, before, codes, len)?;
+            self.find_or_keep(segments, before, codes, len)?
+        } else {
+            self.keep(segments, free?, before, codes, len)?
+        };
         if found.2 != 0 && len < 8 && codes[0] as u8 & 63 == 0 {
             self.find_repeat(segments, found, codes, len);
         }
@@ -3081,12 +3081,24 @@ impl Recorder {
         len: u32,
     ) {
         let (at, after, _) = found;
-        let repeat = match self.segment(segments, after, codes, len) {
-            Ok(repeat) => Some(repeat),
-            Err(free) => free.and_then(|free| self.keep(segments, free, after, codes, len)),
-        };
-        if let Some((repeat, _, 0)) = repeat {
+        if let Some((repeat, _, 0)) = self.find_or_keep(segments, after, codes, len) {
             segments.slots[at].repeat.store(repeat as u32 + 1, Relaxed);
+        }
+    }
+
+    /// The slot of a tick of `len` statuses `codes` from statuses
+    /// `before`: found in [`Segments`], or worked out into a free slot and
+    /// kept ([`keep`](Self::keep)).
+    fn find_or_keep(
+        &self,
+        segments: &Segments,
+        before: [u64; 2],
+        codes: [u64; 2],
+        len: u32,
+    ) -> Option<(usize, [u64; 2], u8)> {
+        match self.segment(segments, before, codes, len) {
+            Ok(found) => Some(found),
+            Err(free) => self.keep(segments, free?, before, codes, len),
         }
     }
 

@@ -835,26 +835,12 @@ impl Gen<'_> {
     /// unless the hook gathers statuses (`Trace::GATHERS`: a recorder,
     /// which follows its agents' every tick): then the body is inlined for
     /// it too.
+    ///
     /// The hook is asked its level and whether it wants statuses once,
     /// here: both are passed to the body (see
     /// [`passes_wanted`](Self::passes_wanted)).
     fn quiet_entry(&self) -> Option<TokenStream> {
-        use syn::{GenericArgument, PathArguments, Type};
-        let param = crate::check::context_param(&self.tree.params)?;
-        let reference = match &param.ty {
-            Type::Reference(r) => Some(r.mutability.is_some()),
-            _ => None,
-        };
-        let PathArguments::AngleBracketed(generics) = &ctx_segment(&param.ty)?.arguments else {
-            return None;
-        };
-        let generic_trace = generics
-            .args
-            .iter()
-            .any(|a| matches!(a, GenericArgument::Type(Type::ImplTrait(_))));
-        if !generic_trace {
-            return None;
-        }
+        let (param, reference) = self.generic_trace_context()?;
         let (cx, quiet) = (&param.name, names::quiet());
         let (binding, pass) = match reference {
             Some(true) => (quote!(mut #quiet), quote!(&mut #quiet)),
@@ -872,9 +858,9 @@ impl Gen<'_> {
         let (traced, body) = (names::traced_tick(), names::tick_body());
         let (level, statuses) = (names::trace_level(), names::trace_statuses());
         let all: Vec<&Ident> = self.tree.params.iter().map(|p| &p.name).collect();
+        let wanted = ask_wanted(cx);
         Some(quote! {
-            let #level: ::core::primitive::u8 = ::__bt::__private::trace_level(&#cx);
-            let #statuses: ::core::primitive::bool = ::__bt::__private::trace_statuses(&#cx);
+            #wanted
             if ::__bt::__private::trace_is_quiet(&#cx, #level, #statuses) {
                 let #binding = (#cx).quiet();
                 return self.#body(#(#args),*, 0, false);
@@ -894,7 +880,26 @@ impl Gen<'_> {
     /// on statuses as arguments (see [`quiet_entry`](Self::quiet_entry))
     /// rather than asking the hook itself.
     pub(super) fn passes_wanted(&self) -> bool {
-        self.quiet_entry().is_some()
+        self.generic_trace_context().is_some()
+    }
+
+    /// The context parameter when it is a `Ctx<.., impl Trace>`, and how
+    /// it is passed: `Some(mutable)` by reference, `None` by value.
+    fn generic_trace_context(&self) -> Option<(&crate::ast::Param, Option<bool>)> {
+        use syn::{GenericArgument, PathArguments, Type};
+        let param = crate::check::context_param(&self.tree.params)?;
+        let reference = match &param.ty {
+            Type::Reference(r) => Some(r.mutability.is_some()),
+            _ => None,
+        };
+        let PathArguments::AngleBracketed(generics) = &ctx_segment(&param.ty)?.arguments else {
+            return None;
+        };
+        generics
+            .args
+            .iter()
+            .any(|a| matches!(a, GenericArgument::Type(Type::ImplTrait(_))))
+            .then_some((param, reference))
     }
 
     /// The active part's type: `__GuardActive`.
@@ -1052,6 +1057,16 @@ impl Gen<'_> {
 
 /// The last segment of `ty`'s path (through references and parentheses)
 /// when it names `Ctx`: where its flags and tracer arguments are.
+/// `let __tl = ..; let __ts = ..;`: the trace hook's level for the agent
+/// of context `cx` and whether it wants statuses, asked once per tick.
+pub(super) fn ask_wanted(cx: &Ident) -> TokenStream {
+    let (level, statuses) = (names::trace_level(), names::trace_statuses());
+    quote! {
+        let #level: ::core::primitive::u8 = ::__bt::__private::trace_level(&#cx);
+        let #statuses: ::core::primitive::bool = ::__bt::__private::trace_statuses(&#cx);
+    }
+}
+
 fn ctx_segment(mut ty: &syn::Type) -> Option<&syn::PathSegment> {
     while let syn::Type::Reference(syn::TypeReference { elem, .. })
     | syn::Type::Paren(syn::TypeParen { elem, .. }) = ty

@@ -151,7 +151,6 @@ impl Gen<'_> {
         let tree_name = &self.tree.name;
         let context = self.tree.context.as_ref().map(|cx| {
             let (now, nodes) = (names::now(), names::nodes());
-            let (level, statuses) = (names::trace_level(), names::trace_statuses());
             // The trace hook is asked once per tick; trace points test
             // these locals (constants with `NoTrace`).
             let gathering = self.gathers().then(|| {
@@ -163,12 +162,7 @@ impl Gen<'_> {
                 }
             });
             // Asked by the tick that calls the body, when it has one.
-            let wanted = (!self.passes_wanted()).then(|| {
-                quote! {
-                    let #level: ::core::primitive::u8 = ::__bt::__private::trace_level(&#cx);
-                    let #statuses: ::core::primitive::bool = ::__bt::__private::trace_statuses(&#cx);
-                }
-            });
+            let wanted = (!self.passes_wanted()).then(|| super::ask_wanted(cx));
             quote! {
                 let #now: ::core::primitive::f64 = ::__bt::Context::now(&#cx);
                 let #nodes: &'static [::__bt::NodeInfo] = <#tree_name as ::__bt::BehaviorTree>::NODES;
