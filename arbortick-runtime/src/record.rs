@@ -1623,13 +1623,19 @@ impl Segments {
     /// may be in, by index.
     #[inline]
     fn slots(&self, before: [u64; 2], codes: [u64; 2], len: u32) -> impl Iterator<Item = usize> {
+        let at = self.first_slot(before, codes, len);
+        (0..MEMO_PROBES).map(move |k| (at + k) % SEG_SLOTS)
+    }
+
+    /// The first of [`slots`](Self::slots).
+    #[inline]
+    fn first_slot(&self, before: [u64; 2], codes: [u64; 2], len: u32) -> usize {
         let x = before[0]
             ^ before[1].rotate_left(29)
             ^ codes[0].rotate_left(13)
             ^ codes[1].rotate_left(43)
             ^ u64::from(len) << 58;
-        let at = (x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize;
-        (0..MEMO_PROBES).map(move |k| (at + k) % SEG_SLOTS)
+        (x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize % SEG_SLOTS
     }
 }
 
@@ -2841,13 +2847,81 @@ impl Recorder {
     }
 
     /// The end of a tick of agent `index` at `now` that is not the same
+    /// as the quiet ticks before it, as most such ticks go: the tick ends
+    /// and makes transitions, its slot in [`Segments`] is the first its
+    /// statuses probe, it is at the newest epoch, and the log has room for
+    /// its [`SEGMENT`] code (and the [`QUIET`] code of the ticks before
+    /// it). What [`push_segment`](RawLog::push_segment) and
+    /// [`end_segment_slow`](Self::end_segment_slow) do, with nothing kept
+    /// live for their other cases, which go to the latter before anything
+    /// is written.
+    #[inline(never)]
+    fn end_segment(
+        &self,
+        index: usize,
+        raw: &RawLog,
+        now: f64,
+        nodes: &'static [NodeInfo],
+        statuses: Gathered,
+    ) {
+        let len = statuses.len() as u32;
+        let codes = [statuses.codes() as u64, (statuses.codes() >> 64) as u64];
+        if let Some(segments) = &self.segments
+            && codes[0] as u8 & 63 == 0
+            && let Some(ring) = self.codes.get(index)
+        {
+            let before = [raw.packed[0].load(Relaxed), raw.packed[1].load(Relaxed)];
+            let at = segments.first_slot(before, codes, len);
+            let slot = &segments.slots[at];
+            let state = slot.state.load(Acquire);
+            let bits = now.to_bits();
+            let epoch = self.epoch.load(Acquire);
+            let mut head = raw.head.load(Relaxed);
+            let quiet = raw.quiet.load(Relaxed);
+            let pending = quiet >> QUIET_COUNT != 0;
+            let used = head.wrapping_sub(raw.tail.load(Acquire));
+            if state & (MEMO_READY | 0xff00) == MEMO_READY | u64::from(len) << 8
+                && state as u8 != 0
+                && slot.before[0].load(Relaxed) == before[0]
+                && slot.before[1].load(Relaxed) == before[1]
+                && slot.codes[0].load(Relaxed) == codes[0]
+                && slot.codes[1].load(Relaxed) == codes[1]
+                && self.times[(epoch % EPOCHS) as usize].load(Relaxed) == bits
+                && used.wrapping_sub(1) < RAW - 2
+            {
+                raw.ticking.store(false, Relaxed);
+                if quiet != 0 {
+                    let quiet = raw.end_quiet();
+                    if pending {
+                        raw.put(ring, head, quiet);
+                        head = head.wrapping_add(1);
+                    }
+                }
+                raw.put(ring, head, SEGMENT | (at as u32) << 4 | epoch << 16);
+                raw.now.store(bits, Relaxed);
+                raw.head.store(head.wrapping_add(1), Release);
+                let repeat = slot.repeat.load(Relaxed);
+                if repeat != 0 && len < 8 {
+                    raw.quiet.store(QUIET | (repeat - 1) << 4, Relaxed);
+                    raw.last.store(codes[0] | u64::from(len) << 56, Relaxed);
+                }
+                raw.packed[0].store(slot.after[0].load(Relaxed), Relaxed);
+                raw.packed[1].store(slot.after[1].load(Relaxed), Relaxed);
+                return;
+            }
+        }
+        self.end_segment_slow(index, raw, now, nodes, statuses);
+    }
+
+    /// The end of a tick of agent `index` at `now` that is not the same
     /// as the quiet ticks before it: its root returned, the last of the
     /// statuses gathered. Counts it among the ticks that changed nothing
     /// ([`RawLog::quiet`]), or logs one [`SEGMENT`] code for it, found in
     /// [`Segments`] or worked out there; if the table has no room, logs
     /// each status ([`spill`](Self::spill)).
+    #[cold]
     #[inline(never)]
-    fn end_segment(
+    fn end_segment_slow(
         &self,
         index: usize,
         raw: &RawLog,
