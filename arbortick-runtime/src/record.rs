@@ -1542,26 +1542,17 @@ impl Segments {
     /// before leaves, the first from `packed`, for a ring of `capacity`
     /// transitions.
     fn chain(&self, at: &impl Fn(u32) -> u32, n: u32, packed: [u64; 2], capacity: u64) -> Chain {
-        const MOST: usize = RAW as usize;
-        // Per code of the run: the transitions it makes, the index of the
-        // code after it, its slot, the ticks up to it, and the index of the
-        // last [`SEGMENT`] up to it (whose time the fold takes) plus one.
-        let mut made = [0u8; MOST];
-        let mut end = [0u8; MOST];
-        let mut slots = [0u16; MOST];
-        let mut ticks = [0u32; MOST];
-        let mut timed = [0u8; MOST];
-        let mut open = [false; MOST];
-        let (mut count, mut k, mut tick, mut last) = (0, 0, 0u32, 0u8);
-        while k < n && count < MOST {
+        // The run, oldest first: how many codes, and the ticks and the
+        // transitions of them all.
+        let (mut k, mut ticks, mut made) = (0, 0u32, 0u64);
+        while k < n {
             let code = at(k);
-            let at_slot = seg_slot(code);
-            let Some(slot) = self.slots.get(at_slot) else {
+            let Some(slot) = self.slots.get(seg_slot(code)) else {
                 break;
             };
             let state = slot.state.load(Acquire);
             if state & MEMO_READY == 0
-                || count == 0
+                || k == 0
                     && (slot.before[0].load(Relaxed) != packed[0]
                         || slot.before[1].load(Relaxed) != packed[1])
             {
@@ -1571,32 +1562,29 @@ impl Segments {
             // (its hint), so after the first they follow on.
             match code & 15 {
                 SEGMENT => {
-                    let ends = state & SEG_ENDS != 0;
-                    (made[count], open[count]) = (state as u8, !ends);
-                    (tick, last) = (tick + u32::from(ends), k as u8 + 1);
-                    k += 1;
+                    ticks += u32::from(state & SEG_ENDS != 0);
+                    made += u64::from(state as u8);
                 }
-                QUIET if state as u8 == 0 => {
-                    tick += code >> QUIET_COUNT;
-                    k += 1;
-                }
+                QUIET if state as u8 == 0 => ticks += code >> QUIET_COUNT,
                 _ => break,
             }
-            (end[count], slots[count], ticks[count], timed[count]) =
-                (k as u8, at_slot as u16, tick, last);
-            count += 1;
+            k += 1;
         }
-        // Those whose transitions the ones after them push out of the ring
-        // by themselves: a first part.
-        let (mut skipped, mut later) = (count, 0u64);
+        // From the newest back, those whose transitions fill the ring by
+        // themselves: the codes before them (a first part) are skipped.
+        let (mut skipped, mut later, mut later_ticks) = (k, 0u64, 0u32);
         while skipped > 0 && later < capacity {
             skipped -= 1;
-            later += u64::from(made[skipped]);
+            let code = at(skipped);
+            let state = self.slots[seg_slot(code)].state.load(Relaxed);
+            if code & 15 == SEGMENT {
+                later += u64::from(state as u8);
+                later_ticks += u32::from(state & SEG_ENDS != 0);
+            } else {
+                later_ticks += code >> QUIET_COUNT;
+            }
         }
-        if later < capacity {
-            skipped = 0;
-        }
-        let Some(i) = skipped.checked_sub(1) else {
+        if later < capacity || skipped == 0 {
             return Chain {
                 codes: k,
                 skip_to: 0,
@@ -1606,16 +1594,21 @@ impl Segments {
                 timed: None,
                 open: false,
             };
-        };
-        let slot = &self.slots[usize::from(slots[i])];
+        }
+        // The last code skipped, and the last `SEGMENT` up to it, whose
+        // time the fold takes.
+        let i = skipped - 1;
+        let code = at(i);
+        let slot = &self.slots[seg_slot(code)];
+        let open = code & 15 == SEGMENT && slot.state.load(Relaxed) & SEG_ENDS == 0;
         Chain {
             codes: k,
-            skip_to: u32::from(end[i]),
-            ticks: ticks[i],
-            dropped: made[..skipped].iter().map(|&m| u64::from(m)).sum(),
+            skip_to: skipped,
+            ticks: ticks - later_ticks,
+            dropped: made - later,
             packed: [slot.after[0].load(Relaxed), slot.after[1].load(Relaxed)],
-            timed: timed[i].checked_sub(1).map(u32::from),
-            open: open[i],
+            timed: (0..=i).rev().find(|&j| at(j) & 15 == SEGMENT),
+            open,
         }
     }
 
