@@ -97,6 +97,7 @@
 //! watched agent with hooks set. `BENCHMARKS-deciders.md` has the numbers.
 
 use bt_runtime::record::{NodeStatus, Recorder};
+use bt_runtime::trace::Gathered;
 use bt_runtime::{BehaviorTree, NodeInfo, Status, Trace, TraceEvent};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -695,6 +696,13 @@ impl Trace for LivePage {
     #[inline]
     fn returned(&self, agent: u64, now: f64, node: &'static NodeInfo, status: Status) {
         self.shared.recorder.returned(agent, now, node, status)
+    }
+
+    const GATHERS: bool = true;
+
+    #[inline]
+    fn gathered(&self, agent: u64, now: f64, nodes: &'static [NodeInfo], statuses: Gathered) {
+        self.shared.recorder.gathered(agent, now, nodes, statuses)
     }
 
     const HOOKS: bool = true;
