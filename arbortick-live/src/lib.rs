@@ -699,7 +699,8 @@ impl Trace for LivePage {
         self.shared.recorder.returned(agent, now, node, status)
     }
 
-    const GATHERS: bool = true;
+    /// As the recorder it forwards to: a tick's statuses taken whole.
+    const GATHERS: bool = <Recorder as Trace>::GATHERS;
 
     #[inline]
     fn gathered(&self, agent: u64, now: f64, nodes: &'static [NodeInfo], statuses: Gathered) {
