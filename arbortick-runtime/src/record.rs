@@ -99,9 +99,9 @@
 //!
 //! On the decider benchmark (`BENCHMARKS-deciders.md`, row `bt-recorder`),
 //! where the senses change every tick so that children interrupt each
-//! other and finish often, that is about 190 instructions per agent-tick
-//! against 58 without it (`tick_count`, in `bt-bench`): about 2.2 times
-//! the tree's time at 1,000 agents and 2.3 to 3 times at 100,000 agents,
+//! other and finish often, that is about 169 instructions per agent-tick
+//! against 58 without it (`tick_count`, in `bt-bench`): 1.8 to 2 times
+//! the tree's time at 1,000 agents and 2.3 to 2.8 times at 100,000 agents,
 //! where the agents' logs no longer fit the caches. It is measured in
 //! time there, and on the reference trees in `BENCHMARKS.md`.
 
