@@ -527,6 +527,130 @@ fn reading_recordings_while_agents_tick_changes_nothing_recorded() {
     }
 }
 
+/// Logs folded by another thread ([`Recorder::drain`], looping while
+/// the agents tick) record what logs folded by the ticking thread
+/// record: the same transitions, drops, statuses, tick counts and
+/// `.btlog` bytes, with rings that keep everything and rings that drop.
+#[test]
+fn logs_drained_on_another_thread_record_what_they_record_undrained() {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    const AGENTS: u64 = 64;
+    const FRAMES: u32 = 900;
+    /// Stops the drain when dropped, even by a failing assertion.
+    struct Stop<'a>(&'a AtomicBool);
+    impl Drop for Stop<'_> {
+        fn drop(&mut self) {
+            self.0.store(true, Ordering::Release);
+        }
+    }
+    for capacity in [1 << 12, 16] {
+        let drained = Recorder::new::<Errands>(AGENTS as usize, capacity);
+        let alone = Recorder::new::<Errands>(AGENTS as usize, capacity);
+        let (done, sweeps, folded) = (
+            AtomicBool::new(false),
+            AtomicUsize::new(0),
+            AtomicUsize::new(0),
+        );
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                while !done.load(Ordering::Acquire) {
+                    let n = drained.drain();
+                    folded.fetch_add(n, Ordering::Relaxed);
+                    sweeps.fetch_add(1, Ordering::Release);
+                    if n == 0 {
+                        std::thread::yield_now();
+                    }
+                }
+            });
+            let _stop = Stop(&done);
+            let mut bots: Vec<[Bot; 2]> = (0..AGENTS)
+                .map(|agent| twin_bots(0x9e37_79b9 ^ agent.wrapping_mul(0x2545_f491)))
+                .collect();
+            let mut trees = vec![[Errands::default(), Errands::default()]; AGENTS as usize];
+            for t in 0..FRAMES {
+                let now = f64::from(t) * 0.1;
+                for (agent, ([a, b], [ta, tb])) in (0..AGENTS).zip(bots.iter_mut().zip(&mut trees))
+                {
+                    a.alarm = (t + agent as u32) % 40 < 10;
+                    b.alarm = a.alarm;
+                    ta.tick(a, &Ctx::new(now, 0.1).agent(agent).trace(&drained));
+                    tb.tick(b, &Ctx::new(now, 0.1).agent(agent).trace(&alone));
+                    if (t + agent as u32) % 97 == 96 {
+                        ta.reset(a, &Ctx::new(now, 0.1).agent(agent).trace(&drained));
+                        tb.reset(b, &Ctx::new(now, 0.1).agent(agent).trace(&alone));
+                    }
+                }
+                // Now and then, a whole sweep between two frames: the
+                // drain surely meets logs it folds.
+                if t % 150 == 149 {
+                    let from = sweeps.load(Ordering::Acquire);
+                    while sweeps.load(Ordering::Acquire) < from + 2 {
+                        std::thread::yield_now();
+                    }
+                }
+            }
+        });
+        assert!(
+            folded.load(Ordering::Relaxed) > 0,
+            "capacity {capacity}: nothing drained"
+        );
+        for agent in 0..AGENTS {
+            let what = format!("capacity {capacity}, agent {agent}");
+            same_transitions(
+                &drained.transitions(agent).unwrap(),
+                &alone.transitions(agent).unwrap(),
+                &what,
+            );
+            assert_eq!(drained.dropped(agent), alone.dropped(agent), "{what}");
+            assert_eq!(drained.ticks(agent).unwrap(), FRAMES, "{what}");
+            assert_eq!(
+                drained.current_statuses(agent).unwrap(),
+                alone.current_statuses(agent).unwrap(),
+                "{what}"
+            );
+            let mut logs = (Vec::new(), Vec::new());
+            drained.write_btlog(agent, &mut logs.0).unwrap();
+            alone.write_btlog(agent, &mut logs.1).unwrap();
+            assert!(logs.0 == logs.1, "{what}");
+        }
+    }
+}
+
+/// `drain_agents` folds exactly the agents of its range that `drain`
+/// would fold, and nothing for ranges outside the recorder; a log drained
+/// is not drained again until it fills past half once more.
+#[test]
+fn drain_folds_the_agents_asked_for_and_only_logs_past_half() {
+    let [all, each] = [(); 2].map(|_| Recorder::new::<Errands>(16, 64));
+    for recorder in [&all, &each] {
+        run_tree(
+            recorder,
+            0..16,
+            300,
+            |s: &mut Errands, bot, cx| s.tick(bot, cx),
+            |s: &mut Errands, bot, cx| s.reset(bot, cx),
+            |_, _, _| {},
+        );
+    }
+    let (from, to) = (9, 3);
+    assert_eq!(each.drain_agents(from..to), 0);
+    assert_eq!(each.drain_agents(16..u64::MAX), 0);
+    assert_eq!(each.drain_agents(u64::MAX - 1..u64::MAX), 0);
+    let one_by_one: Vec<usize> = (0..16).map(|a| each.drain_agents(a..a + 1)).collect();
+    assert!(one_by_one.iter().all(|&n| n <= 1), "{one_by_one:?}");
+    let folded = all.drain();
+    assert!(folded > 0, "300 ticks fill some logs past half");
+    assert_eq!(folded, one_by_one.iter().sum::<usize>());
+    assert_eq!(all.drain(), 0);
+    assert_eq!(each.drain_agents(0..100), 0);
+    for agent in 0..16 {
+        assert_eq!(
+            all.transitions(agent).unwrap(),
+            each.transitions(agent).unwrap()
+        );
+    }
+}
+
 /// What a status makes of the statuses before it is worked out once and
 /// shared by every agent and thread (a tree without subtrees, of up to 63
 /// nodes): agents ticked on four threads at once, each thread filling the

@@ -111,6 +111,14 @@ fn report(dir: &Path) -> String {
     .unwrap();
     writeln!(
         o,
+        "- **bt-recorder-drained**: the same, with the logs folded on a second thread \
+         (`Recorder::drain_agents`, an eighth of the agents each frame, as \
+         `bt_bench::decider::Drainer` does): the time is the ticking thread's; the drain's \
+         own is on the other core."
+    )
+    .unwrap();
+    writeln!(
+        o,
         "- **bt-hooks-noop**: generated, with node hooks on every agent that let every node run \
          and change nothing (`Trace::HOOKS`): the cost of the hook points."
     )

@@ -4,6 +4,8 @@
 
 use bt::record::Recorder;
 use bt::{Ctx, NoFlags, Status, Trace, TraceEvent, Tracer, behavior_tree};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::*};
 
 bt::bitflags::bitflags! {
     /// Decision flags of the benchmark agents.
@@ -157,6 +159,8 @@ pub enum Variant {
     /// Generated, with a `Recorder` recording every agent (a ring of
     /// [`RING`] transitions each).
     Recorded,
+    /// `Recorded`, its logs folded on another thread (a [`Drainer`]).
+    RecordedDrained,
     /// Generated, with node hooks attached to every agent that let every
     /// node run and change nothing ([`NoopHooks`]).
     Hooked,
@@ -264,13 +268,14 @@ pub const RING: usize = 16;
 
 impl Variant {
     /// Every variant.
-    pub const ALL: [Variant; 12] = [
+    pub const ALL: [Variant; 13] = [
         Variant::Hand,
         Variant::NoContext,
         Variant::NoTrace,
         Variant::TracerOff,
         Variant::TracerOtherAgent,
         Variant::Recorded,
+        Variant::RecordedDrained,
         Variant::Hooked,
         Variant::GrootAttached,
         Variant::GrootDispatched,
@@ -288,6 +293,7 @@ impl Variant {
             Variant::TracerOff => "bt-tracer-level-0",
             Variant::TracerOtherAgent => "bt-tracer-other-agent",
             Variant::Recorded => "bt-recorder",
+            Variant::RecordedDrained => "bt-recorder-drained",
             Variant::Hooked => "bt-hooks-noop",
             Variant::GrootAttached => "bt-groot2-attached-no-client",
             Variant::GrootDispatched => "bt-groot2-no-client",
@@ -324,6 +330,80 @@ fn each(
     }
 }
 
+/// A thread folding a recorder's logs ([`Recorder::drain_agents`]), an
+/// eighth of the agents each time a frame is ticked, until dropped: what a
+/// program recording many agents would run beside its ticking.
+pub struct Drainer {
+    shared: Arc<DrainShared>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+/// Each frame, a [`Drainer`] sweeps this part of the agents. A log takes
+/// a few hundred ticks to fill past half (at which the drain folds it), so
+/// an agent seen every 8 frames is folded in time; sweeping them all each
+/// frame measured the same on the ticking thread, and twice the drain's
+/// time.
+const DRAIN_PARTS: u64 = 8;
+
+/// What a [`Drainer`]'s thread and the ticking thread share.
+#[derive(Default)]
+struct DrainShared {
+    stop: AtomicBool,
+    /// Frames ticked.
+    frames: AtomicU64,
+    /// Nanoseconds spent in [`Recorder::drain`].
+    busy: AtomicU64,
+}
+
+impl Drainer {
+    /// Starts draining `recorder`: a part of a sweep each time a frame is
+    /// ticked ([`ticked`](Self::ticked)), waiting between them.
+    pub fn start(recorder: Arc<Recorder>) -> Drainer {
+        let shared = Arc::new(DrainShared::default());
+        let its = shared.clone();
+        let thread = std::thread::spawn(move || {
+            let mut seen = 0;
+            while !its.stop.load(Relaxed) {
+                let frame = its.frames.load(Acquire);
+                if frame == seen {
+                    std::thread::yield_now();
+                    continue;
+                }
+                seen = frame;
+                let start = std::time::Instant::now();
+                let n = recorder.agents() as u64;
+                let k = frame % DRAIN_PARTS;
+                recorder.drain_agents(n * k / DRAIN_PARTS..n * (k + 1) / DRAIN_PARTS);
+                its.busy
+                    .fetch_add(start.elapsed().as_nanos() as u64, Relaxed);
+            }
+        });
+        Drainer {
+            shared,
+            thread: Some(thread),
+        }
+    }
+
+    /// A frame was ticked.
+    pub fn ticked(&self) {
+        self.shared.frames.fetch_add(1, Release);
+    }
+
+    /// Nanoseconds the thread has spent draining so far.
+    pub fn busy_ns(&self) -> u64 {
+        self.shared.busy.load(Relaxed)
+    }
+}
+
+impl Drop for Drainer {
+    fn drop(&mut self) {
+        self.shared.stop.store(true, Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
 /// `count` agents, each with its state in both forms.
 pub struct Herd {
     variant: Variant,
@@ -331,7 +411,9 @@ pub struct Herd {
     ours: Vec<Decider>,
     plain: Vec<DeciderPlain>,
     hand: Vec<HandDecider>,
-    recorder: Option<Recorder>,
+    recorder: Option<std::sync::Arc<Recorder>>,
+    /// Folding the recorder's logs, for `RecordedDrained`.
+    drainer: Option<Drainer>,
     /// Dropped before the server: fields drop in order.
     _poller: Option<Poller>,
     groot: Option<bt_groot::Groot2>,
@@ -352,6 +434,8 @@ impl Herd {
             bt_groot::Groot2::serve::<Decider>(bt_groot::Options::new().port(0))
                 .expect("two free ports")
         });
+        let recorder = matches!(variant, Variant::Recorded | Variant::RecordedDrained)
+            .then(|| std::sync::Arc::new(Recorder::new::<Decider>(count, RING)));
         let poller = (variant == Variant::GrootPolled)
             .then(|| Poller::start(groot.as_ref().expect("served").address()));
         Herd {
@@ -360,7 +444,9 @@ impl Herd {
             ours: vec![Decider::default(); count],
             plain: vec![DeciderPlain::default(); count],
             hand: vec![HandDecider::default(); count],
-            recorder: (variant == Variant::Recorded).then(|| Recorder::new::<Decider>(count, RING)),
+            recorder: recorder.clone(),
+            drainer: (variant == Variant::RecordedDrained)
+                .then(|| Drainer::start(recorder.clone().expect("made"))),
             _poller: poller,
             groot,
             live: (variant == Variant::LivePage).then(|| {
@@ -388,6 +474,7 @@ impl Herd {
             plain,
             hand,
             recorder,
+            drainer,
             groot,
             live,
             now,
@@ -411,11 +498,14 @@ impl Herd {
                     ours[i].tick(npc, &cx.trace(&other))
                 });
             }
-            Variant::Recorded => {
-                let recorder = recorder.as_ref().expect("the recorded herd has one");
+            Variant::Recorded | Variant::RecordedDrained => {
+                let recorder: &Recorder = recorder.as_ref().expect("the recorded herd has one");
                 each(npcs, now, statuses, |i, npc, cx| {
                     ours[i].tick(npc, &cx.trace(recorder))
                 });
+                if let Some(drainer) = drainer {
+                    drainer.ticked();
+                }
             }
             Variant::Hooked => each(npcs, now, statuses, |i, npc, cx| {
                 ours[i].tick(npc, &cx.trace(&NoopHooks))
@@ -450,6 +540,11 @@ impl Herd {
                 });
             }
         }
+    }
+
+    /// Nanoseconds the `RecordedDrained` herd's drain has spent so far.
+    pub fn drain_busy_ns(&self) -> Option<u64> {
+        self.drainer.as_ref().map(Drainer::busy_ns)
     }
 
     /// Hash of all agents' action calls.

@@ -45,6 +45,9 @@ fn main() {
         for _ in 0..number(3) {
             black_box(&mut herd).step();
         }
+        if let Some(busy) = herd.drain_busy_ns() {
+            eprintln!("drain busy {busy} ns");
+        }
         println!("{}", herd.statuses ^ herd.calls());
         return;
     }
