@@ -528,9 +528,10 @@ fn reading_recordings_while_agents_tick_changes_nothing_recorded() {
 }
 
 /// Logs folded by another thread ([`Recorder::drain`], looping while
-/// the agents tick) record what logs folded by the ticking thread
-/// record: the same transitions, drops, statuses, tick counts and
-/// `.btlog` bytes, with rings that keep everything and rings that drop.
+/// two threads tick the agents and a third reads them) record what logs
+/// folded by the ticking threads record: the same transitions, drops,
+/// statuses, tick counts and `.btlog` bytes, with rings that keep
+/// everything and rings that drop.
 #[test]
 fn logs_drained_on_another_thread_record_what_they_record_undrained() {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -562,32 +563,58 @@ fn logs_drained_on_another_thread_record_what_they_record_undrained() {
                     }
                 }
             });
+            // A reader taking agents' locks meanwhile: the drain skips
+            // those it finds locked.
+            s.spawn(|| {
+                let mut last = [0u32; AGENTS as usize];
+                let mut agent = 0;
+                while !done.load(Ordering::Acquire) {
+                    let ticks = drained.ticks(agent).unwrap();
+                    let last = &mut last[agent as usize];
+                    assert!(ticks >= *last, "agent {agent}: {ticks} ticks after {last}");
+                    *last = ticks;
+                    agent = (agent + 7) % AGENTS;
+                }
+            });
             let _stop = Stop(&done);
-            let mut bots: Vec<[Bot; 2]> = (0..AGENTS)
-                .map(|agent| twin_bots(0x9e37_79b9 ^ agent.wrapping_mul(0x2545_f491)))
-                .collect();
-            let mut trees = vec![[Errands::default(), Errands::default()]; AGENTS as usize];
-            for t in 0..FRAMES {
-                let now = f64::from(t) * 0.1;
-                for (agent, ([a, b], [ta, tb])) in (0..AGENTS).zip(bots.iter_mut().zip(&mut trees))
-                {
-                    a.alarm = (t + agent as u32) % 40 < 10;
-                    b.alarm = a.alarm;
-                    ta.tick(a, &Ctx::new(now, 0.1).agent(agent).trace(&drained));
-                    tb.tick(b, &Ctx::new(now, 0.1).agent(agent).trace(&alone));
-                    if (t + agent as u32) % 97 == 96 {
-                        ta.reset(a, &Ctx::new(now, 0.1).agent(agent).trace(&drained));
-                        tb.reset(b, &Ctx::new(now, 0.1).agent(agent).trace(&alone));
-                    }
-                }
-                // Now and then, a whole sweep between two frames: the
-                // drain surely meets logs it folds.
-                if t % 150 == 149 {
-                    let from = sweeps.load(Ordering::Acquire);
-                    while sweeps.load(Ordering::Acquire) < from + 2 {
-                        std::thread::yield_now();
-                    }
-                }
+            // Two ticking threads, each with half the agents.
+            let tickers: Vec<_> = [0..AGENTS / 2, AGENTS / 2..AGENTS]
+                .map(|agents| {
+                    let (drained, alone, sweeps) = (&drained, &alone, &sweeps);
+                    s.spawn(move || {
+                        let mut bots: Vec<[Bot; 2]> = agents
+                            .clone()
+                            .map(|agent| twin_bots(0x9e37_79b9 ^ agent.wrapping_mul(0x2545_f491)))
+                            .collect();
+                        let mut trees = vec![[Errands::default(), Errands::default()]; bots.len()];
+                        for t in 0..FRAMES {
+                            let now = f64::from(t) * 0.1;
+                            for (agent, ([a, b], [ta, tb])) in
+                                agents.clone().zip(bots.iter_mut().zip(&mut trees))
+                            {
+                                a.alarm = (t + agent as u32) % 40 < 10;
+                                b.alarm = a.alarm;
+                                ta.tick(a, &Ctx::new(now, 0.1).agent(agent).trace(drained));
+                                tb.tick(b, &Ctx::new(now, 0.1).agent(agent).trace(alone));
+                                if (t + agent as u32) % 97 == 96 {
+                                    ta.reset(a, &Ctx::new(now, 0.1).agent(agent).trace(drained));
+                                    tb.reset(b, &Ctx::new(now, 0.1).agent(agent).trace(alone));
+                                }
+                            }
+                            // Now and then, a whole sweep between two
+                            // frames: the drain surely meets logs it folds.
+                            if t % 150 == 149 {
+                                let from = sweeps.load(Ordering::Acquire);
+                                while sweeps.load(Ordering::Acquire) < from + 2 {
+                                    std::thread::yield_now();
+                                }
+                            }
+                        }
+                    })
+                })
+                .into();
+            for ticker in tickers {
+                ticker.join().unwrap();
             }
         });
         assert!(

@@ -518,6 +518,10 @@ struct Agent {
     /// Ticks that changed nothing the writer has counted and not yet
     /// logged, as of the last fold ([`RawLog::quiet`]).
     quiet: u32,
+    /// The most ticks finished a reader was told ([`ticks`](Self::ticks)
+    /// as of the last lock): a run of quiet ticks the writer is ending is,
+    /// for a moment, neither counted in [`RawLog::quiet`] nor logged.
+    counted: u32,
     /// The statuses of uids 1 to 63, two bits each ([`NodeStatus`]'s
     /// numbers), uids 0 to 31 in the first word: the key of [`Memo`].
     /// Kept only when `packs`.
@@ -563,6 +567,7 @@ impl Agent {
             ticks: 0,
             in_tick: false,
             quiet: 0,
+            counted: 0,
             packed: [0; 2],
             packs: layout.packs(),
             capture: None,
@@ -1890,7 +1895,17 @@ impl Recorder {
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
         self.fold(index, &mut a);
-        a.quiet = self.raw[index].quiet.load(Relaxed) >> QUIET_COUNT;
+        // Ticks finished never go back: if the writer ended a quiet run
+        // (its count set to 0) and has not yet logged its code, the ticks
+        // it counted are still those told before.
+        let pending = self.raw[index].quiet.load(Relaxed) >> QUIET_COUNT;
+        let behind = a.counted.wrapping_sub(a.ticks);
+        a.quiet = if (behind as i32) > 0 {
+            pending.max(behind)
+        } else {
+            pending
+        };
+        a.counted = a.ticks.wrapping_add(a.quiet);
         a
     }
 
