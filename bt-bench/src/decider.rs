@@ -351,7 +351,7 @@ struct DrainShared {
     stop: AtomicBool,
     /// Frames ticked.
     frames: AtomicU64,
-    /// Nanoseconds spent in [`Recorder::drain`].
+    /// Nanoseconds spent in [`Recorder::drain_agents`].
     busy: AtomicU64,
 }
 
@@ -411,7 +411,7 @@ pub struct Herd {
     ours: Vec<Decider>,
     plain: Vec<DeciderPlain>,
     hand: Vec<HandDecider>,
-    recorder: Option<std::sync::Arc<Recorder>>,
+    recorder: Option<Arc<Recorder>>,
     /// Folding the recorder's logs, for `RecordedDrained`.
     drainer: Option<Drainer>,
     /// Dropped before the server: fields drop in order.
@@ -435,7 +435,7 @@ impl Herd {
                 .expect("two free ports")
         });
         let recorder = matches!(variant, Variant::Recorded | Variant::RecordedDrained)
-            .then(|| std::sync::Arc::new(Recorder::new::<Decider>(count, RING)));
+            .then(|| Arc::new(Recorder::new::<Decider>(count, RING)));
         let poller = (variant == Variant::GrootPolled)
             .then(|| Poller::start(groot.as_ref().expect("served").address()));
         Herd {

@@ -64,7 +64,7 @@
 //! assert!(btlog.starts_with(b"BTCPP4-FileLogger2\x01"));
 //! ```
 //!
-//! With many agents (tens of thousands), fold their logs on a thread of your own, once a frame
+//! With many agents (ten thousand and more), fold their logs on a thread of your own, once a frame
 //! ([`Recorder::drain`](crate::record::Recorder::drain)): the ticking threads then only log, and
 //! leave the folding, about a third of what recording costs them at 100,000 agents, to that
 //! thread. What is recorded is the same.
