@@ -1874,13 +1874,12 @@ impl Recorder {
             usize::try_from(agents.end).map_or(self.agents.len(), |e| e.min(self.agents.len()));
         let start = usize::try_from(agents.start).map_or(end, |s| s.min(end));
         let mut folded = 0;
-        for (index, (raw, agent)) in
-            (start..end).zip(self.raw[start..end].iter().zip(&self.agents[start..end]))
-        {
+        for index in start..end {
+            let raw = &self.raw[index];
             if raw.head.load(Relaxed).wrapping_sub(raw.tail.load(Relaxed)) < DRAIN {
                 continue;
             }
-            let mut a = match agent.try_lock() {
+            let mut a = match self.agents[index].try_lock() {
                 Ok(a) => a,
                 Err(std::sync::TryLockError::Poisoned(a)) => a.into_inner(),
                 Err(std::sync::TryLockError::WouldBlock) => continue,
