@@ -51,7 +51,7 @@
 //! [`Recorder::bytes_per_agent`] says how much that is. A recorder of a
 //! tree without subtrees and of at most 63 nodes also holds, for all its
 //! agents, a table of 4,096 worked-out statuses (160 KiB), one of
-//! 4,096 worked-out ticks (352 KiB; see below) and the last 4,096 times
+//! 4,096 worked-out ticks (384 KiB; see below) and the last 4,096 times
 //! agents were ticked at (32 KiB).
 //!
 //! # Cost
@@ -79,10 +79,12 @@
 //!   them at its end ([`Trace::GATHERS`], [`Trace::gathered`]);
 //! - the recorder finds the tick in its table by the statuses before it
 //!   (which the ticking thread keeps) and logs one 4-byte code for it,
-//!   the tick's time in it as a 16-bit number of the recorder's last
+//!   the tick's time in it as a 12-bit number of the recorder's last
 //!   times (agents are ticked at few times at once); a tick that changes
 //!   nothing (the same node running on, say) is only counted, and a run
-//!   of the same such ticks is one code;
+//!   of the same such ticks is one code, or, when at most 15 of them come
+//!   just before a tick that changes something, a count in that tick's
+//!   code;
 //! - folding the log replays the transitions of each tick, and only sets
 //!   the statuses of ticks whose transitions the ring would drop anyway.
 //!
@@ -101,16 +103,16 @@
 //!
 //! On the decider benchmark (`BENCHMARKS-deciders.md`, row `bt-recorder`),
 //! where the senses change every tick so that children interrupt each
-//! other and finish often, that is about 169 instructions per agent-tick
-//! against 58 without it (`tick_count`, in `bt-bench`): 1.8 to 2 times
-//! the tree's time at 1,000 agents and 2.3 to 2.8 times at 100,000 agents,
-//! where the agents' logs no longer fit the caches. It is measured in
-//! time there, and on the reference trees in `BENCHMARKS.md`. With the
-//! logs folded on another thread ([`Recorder::drain`], row
+//! other and finish often, that is about 144 instructions per agent-tick
+//! against 60 without it (`tick_count`, in `bt-bench`): 1.9 to 2.1 times
+//! the tree's time at 1,000 and 10,000 agents and 2.2 to 2.3 times at
+//! 100,000 agents, where the agents' logs no longer fit the caches. It is
+//! measured in time there, and on the reference trees in `BENCHMARKS.md`.
+//! With the logs folded on another thread ([`Recorder::drain`], row
 //! `bt-recorder-drained`), the ticking thread's time at 100,000 agents is
-//! 0.85 to 0.95 of that (1.9 to 2.3 times the tree), and the draining
-//! thread spends 7 to 8 ns per agent-tick; at 10,000 agents, about 0.9
-//! (1.8 times the tree, against 2 undrained); at 1,000 agents, whose
+//! 0.85 to 0.9 of that (1.8 to 2 times the tree), and the draining thread
+//! spends 5 to 6 ns per agent-tick; at 10,000 agents, about 0.85 (1.8
+//! times the tree, against 2.1 undrained); at 1,000 agents, whose
 //! recordings fit the ticking core's caches, draining costs the ticking
 //! thread more than it saves (the lines a fold reads move between cores).
 
@@ -1103,6 +1105,19 @@ const QUIET_MOST: u32 = (1 << (32 - QUIET_COUNT)) - 1;
 fn seg_slot(code: u32) -> usize {
     (code >> 4 & 0xfff) as usize
 }
+/// How many ticks that changed nothing a [`SEGMENT`] code `code` counts
+/// before its own ([`MERGED`]).
+#[inline]
+fn merged_count(code: u32) -> u32 {
+    code >> MERGED
+}
+/// A [`SEGMENT`] code for [`Segments`] slot `slot`, of a tick of epoch
+/// `epoch`, after ticks that changed nothing as `merged` says
+/// ([`SegSlot::merged`]).
+#[inline]
+fn segment_code(slot: u32, epoch: u32, merged: u32) -> u32 {
+    SEGMENT | slot << 4 | (epoch % EPOCHS) << 16 | merged
+}
 /// A [`RawLog::packed`] no agent's statuses are (uid 0, never ticked, is
 /// not idle): set when the agent's statuses are set from outside its
 /// ticks ([`Recorder::resume`]), so that the writer asks for them again.
@@ -1129,9 +1144,18 @@ const IN_TICK: u32 = 7;
 /// The next two codes are a time's bits, low half first.
 const TIME: u32 = 8;
 /// A tick's statuses, worked out: the [`Segments`] slot in bits 4 to 15
-/// ([`seg_slot`]), and the tick's time as the low 16 bits of its epoch
-/// ([`Recorder::epoch`]) in the bits above.
+/// ([`seg_slot`]), the tick's time as its epoch modulo [`EPOCHS`]
+/// ([`Recorder::epoch`]) in bits 16 to 27, and in the bits from
+/// [`MERGED`] how many ticks that changed nothing came just before it, of
+/// the slot's [`SegSlot::quiet_before`] ([`SegSlot::merged`]): one code
+/// where a [`QUIET`] code and this one would be.
 const SEGMENT: u32 = 9;
+/// Where a [`SEGMENT`] code keeps the count of ticks that changed nothing
+/// before its own.
+const MERGED: u32 = 28;
+/// The most ticks that changed nothing a [`SEGMENT`] code counts; more
+/// are logged as a [`QUIET`] code before it.
+const MERGED_MOST: u32 = (1 << (32 - MERGED)) - 1;
 /// Ticks that changed nothing, each with the statuses of the
 /// [`Segments`] slot in bits 4 to 15, as many as the bits from
 /// [`QUIET_COUNT`] say; their times are not kept.
@@ -1295,12 +1319,20 @@ impl RawLog {
         true
     }
 
-    /// Appends a [`SEGMENT`] code for [`Segments`] slot `slot`, of a tick
-    /// at time `now` of epoch `epoch`; `false` (and nothing written) when
-    /// the log has no room for it.
-    /// Ticks that changed nothing, not yet logged, are logged first.
+    /// Appends a [`SEGMENT`] code for [`Segments`] slot `slot` (`seg`),
+    /// of a tick at time `now` of epoch `epoch`; `false` (and nothing
+    /// written) when the log has no room for it.
+    /// Ticks that changed nothing, not yet logged, are logged first, in
+    /// the same code if it can count them ([`SegSlot::merged`]).
     #[inline]
-    fn push_segment(&self, codes: &Codes, now: f64, epoch: u32, slot: usize) -> bool {
+    fn push_segment(
+        &self,
+        codes: &Codes,
+        now: f64,
+        epoch: u32,
+        slot: usize,
+        seg: &SegSlot,
+    ) -> bool {
         let mut head = self.head.load(Relaxed);
         let quiet = self.quiet.load(Relaxed);
         // A run of no ticks yet (see `SegSlot::repeat`) ends unlogged.
@@ -1312,14 +1344,16 @@ impl RawLog {
         if used == 0 {
             self.oldest.store(epoch, Relaxed);
         }
+        let mut merged = 0;
         if quiet != 0 {
             let quiet = self.end_quiet();
-            if pending {
+            merged = seg.merged(quiet);
+            if pending && merged == 0 {
                 self.put(codes, head, quiet);
                 head = head.wrapping_add(1);
             }
         }
-        self.put(codes, head, SEGMENT | (slot as u32) << 4 | epoch << 16);
+        self.put(codes, head, segment_code(slot as u32, epoch, merged));
         self.now.store(now.to_bits(), Relaxed);
         self.head.store(head.wrapping_add(1), Release);
         true
@@ -1531,9 +1565,39 @@ struct SegSlot {
     /// a run of quiet ticks of that slot, of none yet, so that the tick
     /// after it, if the same, is found quiet at once ([`Recorder::gathered`]).
     repeat: AtomicU32,
+    /// 0, or one more than the slot of ticks that changed nothing whose
+    /// count [`SEGMENT`] codes of this slot keep ([`merged`](Self::merged)):
+    /// the first such a writer met, set once.
+    quiet_before: AtomicU32,
 }
 
 impl SegSlot {
+    /// The bits a [`SEGMENT`] code of this slot takes for the ticks that
+    /// changed nothing just before its tick, not yet logged (`quiet`, a
+    /// [`QUIET`] code, or one of no ticks): their count at [`MERGED`] if
+    /// there are some, at most [`MERGED_MOST`], and their slot is this
+    /// slot's [`quiet_before`](Self::quiet_before) (made so if it has
+    /// none); else 0, and a [`QUIET`] code logs them if there are some.
+    #[inline]
+    fn merged(&self, quiet: u32) -> u32 {
+        let count = quiet >> QUIET_COUNT;
+        if count == 0 || count > MERGED_MOST {
+            return 0;
+        }
+        let want = seg_slot(quiet) as u32 + 1;
+        let mut have = self.quiet_before.load(Relaxed);
+        if have == 0 {
+            have = match self
+                .quiet_before
+                .compare_exchange(0, want, Relaxed, Relaxed)
+            {
+                Ok(_) => want,
+                Err(other) => other,
+            };
+        }
+        if have == want { count << MERGED } else { 0 }
+    }
+
     /// The transitions of the slot of `state` (read), oldest first.
     #[inline]
     fn made(&self, state: u64) -> impl Iterator<Item = u8> {
@@ -1578,7 +1642,7 @@ impl Segments {
             // (its hint), so after the first they follow on.
             match code & 15 {
                 SEGMENT => {
-                    ticks += u32::from(state & SEG_ENDS != 0);
+                    ticks += merged_count(code) + u32::from(state & SEG_ENDS != 0);
                     made += u64::from(state as u8);
                 }
                 QUIET if state as u8 == 0 => ticks += code >> QUIET_COUNT,
@@ -1595,7 +1659,7 @@ impl Segments {
             let state = self.slots[seg_slot(code)].state.load(Relaxed);
             if code & 15 == SEGMENT {
                 later += u64::from(state as u8);
-                later_ticks += u32::from(state & SEG_ENDS != 0);
+                later_ticks += merged_count(code) + u32::from(state & SEG_ENDS != 0);
             } else {
                 later_ticks += code >> QUIET_COUNT;
             }
@@ -2606,8 +2670,18 @@ impl Recorder {
                     self.fold_quiet(index, a, code, at_root && k < chained);
                     k += 1;
                 } else {
-                    a.now = self.epoch_time(code);
                     let slot = seg_slot(code);
+                    let merged = merged_count(code);
+                    if merged > 0 {
+                        // The ticks that changed nothing before it.
+                        let quiet = self
+                            .segments
+                            .as_ref()
+                            .map_or(0, |s| s.slots[slot].quiet_before.load(Relaxed));
+                        let quiet = QUIET | quiet.wrapping_sub(1) << 4 | merged << QUIET_COUNT;
+                        self.fold_quiet(index, a, quiet, at_root && k < chained);
+                    }
+                    a.now = self.epoch_time(code);
                     if k < chained {
                         self.fold_chained(a, slot);
                     } else {
@@ -2955,14 +3029,16 @@ impl Recorder {
                 && used.wrapping_sub(1) < RAW - 2
             {
                 raw.ticking.store(false, Relaxed);
+                let mut merged = 0;
                 if quiet != 0 {
                     let quiet = raw.end_quiet();
-                    if pending {
+                    merged = slot.merged(quiet);
+                    if pending && merged == 0 {
                         raw.put(ring, head, quiet);
                         head = head.wrapping_add(1);
                     }
                 }
-                raw.put(ring, head, SEGMENT | (at as u32) << 4 | epoch << 16);
+                raw.put(ring, head, segment_code(at as u32, epoch, merged));
                 raw.now.store(bits, Relaxed);
                 raw.head.store(head.wrapping_add(1), Release);
                 let repeat = slot.repeat.load(Relaxed);
@@ -3035,9 +3111,9 @@ impl Recorder {
         } else {
             // No lock held here: a new epoch may fold other agents' logs.
             let epoch = self.epoch(now);
-            if !raw.push_segment(&self.codes[index], now, epoch, slot) {
+            if !raw.push_segment(&self.codes[index], now, epoch, slot, &segments.slots[slot]) {
                 self.fold_here(index);
-                if !raw.push_segment(&self.codes[index], now, epoch, slot) {
+                if !raw.push_segment(&self.codes[index], now, epoch, slot, &segments.slots[slot]) {
                     return self.spill_gathered(index, now, nodes, statuses);
                 }
             }
@@ -3069,7 +3145,7 @@ impl Recorder {
     }
 
     /// The epoch of time `now`, for a [`SEGMENT`] code of a tick at `now`
-    /// to keep in 16 bits in place of the time's 64.
+    /// to keep in 12 bits in place of the time's 64.
     ///
     /// Epochs number the times ticks logged whole happen at, in the order
     /// they are first met (programs tick their agents at a few times at
@@ -3127,7 +3203,8 @@ impl Recorder {
     #[inline]
     fn epoch_time(&self, code: u32) -> f64 {
         let newest = self.epoch.load(Acquire);
-        let epoch = newest.wrapping_sub(newest.wrapping_sub(code >> 16) & 0xffff);
+        let logged = code >> 16 & (EPOCHS - 1);
+        let epoch = newest.wrapping_sub(newest.wrapping_sub(logged) % EPOCHS);
         f64::from_bits(self.times[(epoch % EPOCHS) as usize].load(Relaxed))
     }
 
