@@ -2,7 +2,8 @@
 //! recorder fed each status on its own records them (the page takes a
 //! tick's statuses gathered, as a `Recorder` does), and a node forced from
 //! the page inside a tree embedded twice is forced in the instance the
-//! tick is in, and only there.
+//! tick is in, and only there; agents the page does not hook record the
+//! same while a node is forced for the watched one.
 
 use bt::prelude::*;
 use bt::record::{NodeStatus, Recorder};
@@ -55,6 +56,27 @@ bt::behavior_tree! {
             'morning: sequence {
                 Chore(me, cx, 0),
                 Chore(me, cx, 1),
+                'last: action { me.finished += 1; Status::Success },
+            },
+            'rest: action { if me.roll() == 0 { Status::Running } else { Status::Success } },
+        }
+    }
+}
+
+bt::behavior_tree! {
+    /// Without embedded trees, of few nodes: the page logs its ticks whole.
+    tree Errand(me: &mut Chores, cx: &Ctx<NoFlags, NoFlags, impl Trace>) {
+        'errand: reactive_select {
+            'go: sequence {
+                'work: action {
+                    me.worked[0] += 1;
+                    match me.roll() {
+                        0 => Status::Failure,
+                        1 => Status::Running,
+                        _ => Status::Success,
+                    }
+                },
+                'pause: wait(0.2),
                 'last: action { me.finished += 1; Status::Success },
             },
             'rest: action { if me.roll() == 0 { Status::Running } else { Status::Success } },
@@ -216,5 +238,68 @@ fn a_node_forced_in_the_second_embedded_instance_is_forced_there_only() {
             .iter()
             .any(|t| t.uid == works[0] && t.status == NodeStatus::Success)
     );
+    page.stop();
+}
+
+/// While a node is forced for the watched agent, the others' ticks (which
+/// the hooks leave alone, and which the generated tick runs without the
+/// hook points) record exactly what a recorder fed each status records;
+/// the watched agent's forced node is recorded as forced.
+#[test]
+fn agents_not_hooked_record_as_a_recorder_does_while_the_watched_one_is_forced() {
+    const WATCHED: u64 = 5;
+    let page = LivePage::serve::<Errand>(AGENTS, Options::new().port(0).capacity(RING)).unwrap();
+    let recorded = page.recorder();
+    let reference = Recorder::new::<Errand>(AGENTS, RING);
+    let work = recorded.uid_of("work").unwrap();
+    let last = recorded.uid_of("last").unwrap();
+    page.watch(WATCHED).unwrap();
+    let body = format!(r#"{{"action":"force","uid":{work},"status":"failure"}}"#);
+    assert_eq!(control(page.address(), &body), 200);
+    let herd = || -> Vec<(Errand, Chores)> {
+        herd()
+            .into_iter()
+            .map(|(_, me)| (Errand::default(), me))
+            .collect()
+    };
+    let (mut live, mut plain) = (herd(), herd());
+    for frame in 0..400 {
+        let now = f64::from(frame) * 0.05;
+        let _frame = page.frame().expect("no page holds the program");
+        for (i, ((tree, me), (plain_tree, plain_me))) in
+            live.iter_mut().zip(plain.iter_mut()).enumerate()
+        {
+            let cx = Ctx::new(now, 0.05).agent(i as u64);
+            let status = tree.tick(me, &cx.trace(&page));
+            let plain_status = plain_tree.tick(plain_me, &cx.trace(OneByOne(&reference)));
+            if i as u64 != WATCHED {
+                assert_eq!(status, plain_status, "agent {i}, frame {frame}");
+            }
+        }
+    }
+    for agent in (0..AGENTS as u64).filter(|&a| a != WATCHED) {
+        assert_eq!(
+            recorded.transitions(agent).unwrap(),
+            reference.transitions(agent).unwrap(),
+            "agent {agent}"
+        );
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        recorded.write_btlog(agent, &mut a).unwrap();
+        reference.write_btlog(agent, &mut b).unwrap();
+        assert_eq!(a, b, "agent {agent}'s .btlog");
+        assert!(live[agent as usize].1.finished > 0, "agent {agent}");
+    }
+    // The watched agent's `work` never ran: it failed, forced, every
+    // time, so `last` never ran either.
+    let watched = &live[WATCHED as usize].1;
+    assert_eq!((watched.worked[0], watched.finished), (0, 0), "{watched:?}");
+    let transitions = recorded.transitions(WATCHED).unwrap();
+    assert!(
+        transitions
+            .iter()
+            .any(|t| t.uid == work && t.status == NodeStatus::Failure)
+    );
+    assert!(transitions.iter().all(|t| t.uid != last));
+    assert_eq!(recorded.ticks(WATCHED).unwrap(), 400);
     page.stop();
 }

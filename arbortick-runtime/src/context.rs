@@ -200,6 +200,17 @@ impl<D: Flags + Copy, S: Flags + Copy, T: Trace> Ctx<D, S, T> {
     pub fn quiet(&self) -> Ctx<D, S, NoTrace> {
         self.with_hook(NoTrace)
     }
+
+    /// The same context, its trace hook without node hooks
+    /// ([`Trace::HOOKS`] `false`). A tree whose header takes
+    /// `&Ctx<D, S, impl Trace>` ticks an agent whose hook gathers its
+    /// statuses but asks for no node hooks this tick through this: the
+    /// code compiled without the hook points.
+    #[doc(hidden)]
+    #[inline]
+    pub fn unhooked(&self) -> Ctx<D, S, crate::__private::Unhooked<&T>> {
+        self.with_hook(crate::__private::Unhooked(&self.trace))
+    }
 }
 
 impl<D: Flags + Copy, S: Flags + Copy, T: Trace> Context for Ctx<D, S, T> {

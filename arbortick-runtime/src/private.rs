@@ -251,6 +251,49 @@ pub fn hooks_wanted<C: Context>(cx: &C) -> bool {
     <C::Trace as Trace>::HOOKS && cx.tracer().hooks(cx.agent())
 }
 
+/// Whether the context's trace hook has node hooks at all
+/// ([`Trace::HOOKS`], a constant).
+#[inline(always)]
+pub fn trace_hooks<C: Context>(_: &C) -> bool {
+    <C::Trace as Trace>::HOOKS
+}
+
+/// A trace hook as it is, less its node hooks ([`Trace::HOOKS`] is
+/// `false`): what [`Ctx::unhooked`](crate::Ctx::unhooked) ticks with.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Unhooked<T>(pub T);
+
+impl<T: Trace> Trace for Unhooked<T> {
+    const ENABLED: bool = T::ENABLED;
+    const GATHERS: bool = T::GATHERS;
+    #[inline]
+    fn level(&self, agent: u64) -> u8 {
+        self.0.level(agent)
+    }
+    #[inline]
+    fn statuses(&self, agent: u64) -> bool {
+        self.0.statuses(agent)
+    }
+    #[inline]
+    fn event(&self, event: &TraceEvent) {
+        self.0.event(event)
+    }
+    #[inline(always)]
+    fn returned(&self, agent: u64, now: f64, node: &'static NodeInfo, status: crate::Status) {
+        self.0.returned(agent, now, node, status)
+    }
+    #[inline]
+    fn gathered(
+        &self,
+        agent: u64,
+        now: f64,
+        nodes: &'static [NodeInfo],
+        statuses: crate::trace::Gathered,
+    ) {
+        self.0.gathered(agent, now, nodes, statuses)
+    }
+}
+
 /// The hook's word before `node` runs: `Some` replaces it.
 #[inline(never)]
 pub fn hook_before<C: Context>(cx: &C, node: &'static NodeInfo) -> Option<crate::Status> {

@@ -834,7 +834,9 @@ impl Gen<'_> {
     /// (`__traced_tick`), whose frame the quiet path then does not pay for,
     /// unless the hook gathers statuses (`Trace::GATHERS`: a recorder,
     /// which follows its agents' every tick): then the body is inlined for
-    /// it too.
+    /// it too, and when the hook has node hooks (`Trace::HOOKS`, the live
+    /// page) but calls none for this agent, with `Ctx::unhooked`, so that
+    /// the inlined body has no hook points.
     ///
     /// The hook is asked its level and whether it wants statuses once,
     /// here: both are passed to the body (see
@@ -842,19 +844,27 @@ impl Gen<'_> {
     fn quiet_entry(&self) -> Option<TokenStream> {
         let (param, reference) = self.generic_trace_context()?;
         let (cx, quiet) = (&param.name, names::quiet());
-        let (binding, pass) = match reference {
-            Some(true) => (quote!(mut #quiet), quote!(&mut #quiet)),
-            Some(false) => (quote!(#quiet), quote!(&#quiet)),
-            None => (quote!(#quiet), quote!(#quiet)),
+        // The binding of a context made here, and the arguments that pass
+        // it in place of the tree's own.
+        let made = |local: &Ident| {
+            let (binding, pass) = match reference {
+                Some(true) => (quote!(mut #local), quote!(&mut #local)),
+                Some(false) => (quote!(#local), quote!(&#local)),
+                None => (quote!(#local), quote!(#local)),
+            };
+            let args = self.tree.params.iter().map(move |p| {
+                let name = &p.name;
+                if name == cx {
+                    pass.clone()
+                } else {
+                    quote!(#name)
+                }
+            });
+            (binding, args)
         };
-        let args = self.tree.params.iter().map(|p| {
-            let name = &p.name;
-            if name == cx {
-                pass.clone()
-            } else {
-                quote!(#name)
-            }
-        });
+        let unhooked = names::unhooked();
+        let (binding, args) = made(&quiet);
+        let (unhooked_binding, unhooked_args) = made(&unhooked);
         let (traced, body) = (names::traced_tick(), names::tick_body());
         let (level, statuses) = (names::trace_level(), names::trace_statuses());
         let all: Vec<&Ident> = self.tree.params.iter().map(|p| &p.name).collect();
@@ -867,9 +877,17 @@ impl Gen<'_> {
             }
             if ::__bt::__private::trace_enabled(&#cx) {
                 // A hook that gathers follows its agents' every tick:
-                // their traced tick is the common one, inlined here.
+                // their traced tick is the common one, inlined here,
+                // without the hook points unless the hook calls them for
+                // this agent.
                 if ::__bt::__private::trace_gathers(&#cx) {
-                    return self.#body(#(#all),*, #level, #statuses);
+                    if !::__bt::__private::trace_hooks(&#cx) {
+                        return self.#body(#(#all),*, #level, #statuses);
+                    }
+                    if !::__bt::__private::hooks_wanted(&#cx) {
+                        let #unhooked_binding = (#cx).unhooked();
+                        return self.#body(#(#unhooked_args),*, #level, #statuses);
+                    }
                 }
                 return self.#traced(#(#all),*, #level, #statuses);
             }

@@ -133,6 +133,8 @@ locals! {
     entered = "__entered";
     /// The tick context without its trace hook.
     quiet = "__quiet";
+    /// The tick context without its node hooks.
+    unhooked = "__unhooked";
     /// The out-of-line tick of an agent its trace hook wants events of.
     traced_tick = "__traced_tick";
     /// The tick's body, inlined into both the untraced and traced ticks.
