@@ -461,8 +461,10 @@ impl Herd {
         }
     }
 
-    /// One tick of every agent.
-    #[inline]
+    /// One tick of every agent. Never inlined, so that each variant's loop
+    /// is compiled the same wherever the herd is stepped from, whatever
+    /// the other variants' loops are.
+    #[inline(never)]
     pub fn step(&mut self) {
         self.now += 0.05;
         // One loop per variant, each with its own call of `tick`, as in a
