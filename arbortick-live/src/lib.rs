@@ -95,7 +95,9 @@
 //! Every agent ticks with the recorder attached, which takes each tick's
 //! statuses gathered, as a `Recorder` does (see `bt::record`'s "Cost"),
 //! plus, per tick, one comparison that says whether it is the watched
-//! agent with hooks set. `BENCHMARKS-deciders.md` has the numbers.
+//! agent with hooks set; the other agents tick through code compiled
+//! without the node hooks' points. `BENCHMARKS-deciders.md` has the
+//! numbers.
 
 use bt_runtime::record::{NodeStatus, Recorder};
 use bt_runtime::trace::Gathered;

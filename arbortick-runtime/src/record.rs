@@ -110,7 +110,7 @@
 //! measured in time there, and on the reference trees in `BENCHMARKS.md`.
 //! With the logs folded on another thread ([`Recorder::drain`], row
 //! `bt-recorder-drained`), the ticking thread's time at 100,000 agents is
-//! 0.85 to 0.9 of that (1.8 to 2 times the tree), and the draining thread
+//! 0.85 to 0.9 of that (1.8 to 2.2 times the tree), and the draining thread
 //! spends 5 to 6 ns per agent-tick; at 10,000 agents, about 0.85 (1.8
 //! times the tree, against 2.1 undrained); at 1,000 agents, whose
 //! recordings fit the ticking core's caches, draining costs the ticking
