@@ -653,7 +653,7 @@ fn drain_folds_the_agents_asked_for_and_only_logs_past_half() {
         run_tree(
             recorder,
             0..16,
-            300,
+            700,
             |s: &mut Errands, bot, cx| s.tick(bot, cx),
             |s: &mut Errands, bot, cx| s.reset(bot, cx),
             |_, _, _| {},
@@ -666,7 +666,7 @@ fn drain_folds_the_agents_asked_for_and_only_logs_past_half() {
     let one_by_one: Vec<usize> = (0..16).map(|a| each.drain_agents(a..a + 1)).collect();
     assert!(one_by_one.iter().all(|&n| n <= 1), "{one_by_one:?}");
     let folded = all.drain();
-    assert!(folded > 0, "300 ticks fill some logs past half");
+    assert!(folded > 0, "700 ticks fill some logs past half");
     assert_eq!(folded, one_by_one.iter().sum::<usize>());
     assert_eq!(all.drain(), 0);
     assert_eq!(each.drain_agents(0..100), 0);

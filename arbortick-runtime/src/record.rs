@@ -44,14 +44,14 @@
 //!
 //! Each agent gets, when the recorder is built, a ring of `capacity`
 //! transitions of 16 bytes each ([`Transition`]), one status byte per node,
-//! a stack as deep as subtrees nest, a log of 128 four-byte codes and 64
+//! a stack as deep as subtrees nest, a log of 256 four-byte codes and 64
 //! bytes for the thread that ticks it (see below). Recording allocates
 //! nothing after that; when the ring is full the oldest transitions are
 //! dropped and counted ([`Recorder::dropped`]).
 //! [`Recorder::bytes_per_agent`] says how much that is. A recorder of a
 //! tree without subtrees and of at most 63 nodes also holds, for all its
 //! agents, a table of 4,096 worked-out statuses (160 KiB), one of
-//! 4,096 worked-out ticks (384 KiB; see below) and the last 4,096 times
+//! 4,096 worked-out ticks (512 KiB; see below) and the last 4,096 times
 //! agents were ticked at (32 KiB).
 //!
 //! # Cost
@@ -103,16 +103,15 @@
 //!
 //! On the decider benchmark (`BENCHMARKS-deciders.md`, row `bt-recorder`),
 //! where the senses change every tick so that children interrupt each
-//! other and finish often, that is about 144 instructions per agent-tick
-//! against 60 without it (`tick_count`, in `bt-bench`): 1.9 to 2.1 times
-//! the tree's time at 1,000 and 10,000 agents and 2.2 to 2.3 times at
-//! 100,000 agents, where the agents' logs no longer fit the caches. It is
-//! measured in time there, and on the reference trees in `BENCHMARKS.md`.
-//! With the logs folded on another thread ([`Recorder::drain`], row
-//! `bt-recorder-drained`), the ticking thread's time at 100,000 agents is
-//! 0.85 to 0.9 of that (1.8 to 2.2 times the tree), and the draining thread
-//! spends 5 to 6 ns per agent-tick; at 10,000 agents, about 0.85 (1.8
-//! times the tree, against 2.1 undrained); at 1,000 agents, whose
+//! other and finish often, that is about 145 instructions per agent-tick
+//! against 60 without it (`tick_count`, in `bt-bench`): 1.6 to 2 times
+//! the tree's time at 1,000 agents and 2 to 2.3 times at 100,000 agents,
+//! where the agents' logs no longer fit the caches (the machine's load
+//! moves it that much). It is measured in time there, and on the
+//! reference trees in `BENCHMARKS.md`. With the logs folded on another
+//! thread ([`Recorder::drain`], row `bt-recorder-drained`), the ticking
+//! thread's time at 100,000 agents is about the same, and the draining
+//! thread spends 4 to 6 ns per agent-tick; at 1,000 agents, whose
 //! recordings fit the ticking core's caches, draining costs the ticking
 //! thread more than it saves (the lines a fold reads move between cores).
 
@@ -994,7 +993,7 @@ impl From<RecordError> for io::Error {
 }
 
 /// Codes an agent's [`RawLog`] holds.
-const RAW: u32 = 128;
+const RAW: u32 = 256;
 /// How many codes a log holds before [`Recorder::drain`] folds it.
 const DRAIN: u32 = RAW / 2;
 
@@ -1543,8 +1542,10 @@ struct Chain {
 /// The most transitions a [`SegSlot`] keeps.
 const SEG_MADE: usize = 32;
 
-/// One [`Segments`] entry: 96 bytes.
+/// One [`Segments`] entry: 128 bytes, of which what the end of a tick
+/// reads ([`Recorder::end_segment`]: all but `made`) is one cache line.
 #[derive(Default)]
+#[repr(C, align(64))]
 struct SegSlot {
     /// 0 (empty), [`MEMO_BUSY`], or [`MEMO_READY`] with the count of
     /// statuses at bit 8, of transitions in the low byte, and
@@ -1556,8 +1557,6 @@ struct SegSlot {
     codes: [AtomicU64; 2],
     /// [`Agent::packed`] after it.
     after: [AtomicU64; 2],
-    /// The transitions, as [`MemoSlot::made`]: up to [`SEG_MADE`].
-    made: [AtomicU64; SEG_MADE / 8],
     /// For a tick that ends (the root's status last) and makes
     /// transitions: 0, or one more than the slot of the same statuses
     /// again from `after` when they make none (a node running on), found
@@ -1569,6 +1568,8 @@ struct SegSlot {
     /// count [`SEGMENT`] codes of this slot keep ([`merged`](Self::merged)):
     /// the first such a writer met, set once.
     quiet_before: AtomicU32,
+    /// The transitions, as [`MemoSlot::made`]: up to [`SEG_MADE`].
+    made: [AtomicU64; SEG_MADE / 8],
 }
 
 impl SegSlot {
