@@ -12,6 +12,89 @@ use std::path::Path;
 
 const COUNTS: [usize; 2] = [1_000, 100_000];
 
+/// The variants timed again in alternation, after criterion: the base
+/// first.
+const ALTERNATED: [Variant; 6] = [
+    Variant::NoTrace,
+    Variant::Hand,
+    Variant::Recorded,
+    Variant::RecordedDrained,
+    Variant::Hooked,
+    Variant::LivePage,
+];
+/// Ticks each alternated herd takes before it is timed: every recorder's
+/// logs fill and are folded a few times (about every 800 ticks here).
+const WARM_TICKS: usize = 2_000;
+/// Rounds of alternation, and agent-ticks per variant in a round.
+const ROUNDS: usize = 160;
+const ROUND_AGENT_TICKS: usize = 1_000_000;
+
+/// One variant's alternated timings at one count.
+struct Alternated {
+    variant: Variant,
+    /// Nanoseconds per agent-tick over all rounds.
+    ns: f64,
+    /// Its total time over the base's total time.
+    ratio: f64,
+    /// The rounds' own ratios, first and third quartiles.
+    quartiles: (f64, f64),
+}
+
+/// Ticks a herd of each [`ALTERNATED`] variant in turn, [`ROUNDS`] times,
+/// so that a ratio compares runs tens of milliseconds apart on a noisy
+/// machine. Over all rounds each herd takes 160,000 ticks at 1,000 agents
+/// and 1,600 at 100,000: every log folds in that time, at least twice.
+fn alternate(count: usize) -> Vec<Alternated> {
+    let mut herds: Vec<Herd> = ALTERNATED
+        .iter()
+        .map(|&v| {
+            let mut herd = Herd::new(v, count);
+            for _ in 0..WARM_TICKS {
+                herd.step();
+            }
+            herd.set_draining(false);
+            herd
+        })
+        .collect();
+    let ticks = ROUND_AGENT_TICKS / count;
+    let mut totals = vec![0.0; herds.len()];
+    let mut ratios = vec![Vec::new(); herds.len()];
+    for _ in 0..ROUNDS {
+        let times: Vec<f64> = herds
+            .iter_mut()
+            .map(|herd| {
+                herd.set_draining(true);
+                let start = std::time::Instant::now();
+                for _ in 0..ticks {
+                    herd.step();
+                }
+                black_box(herd.statuses);
+                let elapsed = start.elapsed().as_secs_f64();
+                herd.set_draining(false);
+                elapsed
+            })
+            .collect();
+        for (k, t) in times.iter().enumerate() {
+            totals[k] += t;
+            ratios[k].push(t / times[0]);
+        }
+    }
+    ALTERNATED
+        .iter()
+        .enumerate()
+        .map(|(k, &variant)| {
+            let mut r = core::mem::take(&mut ratios[k]);
+            r.sort_by(f64::total_cmp);
+            Alternated {
+                variant,
+                ns: totals[k] * 1e9 / (ROUNDS * ticks * count) as f64,
+                ratio: totals[k] / totals[0],
+                quartiles: (r[ROUNDS / 4], r[ROUNDS * 3 / 4]),
+            }
+        })
+        .collect()
+}
+
 fn group(count: usize) -> String {
     format!("decider-{count}")
 }
@@ -58,9 +141,18 @@ fn main() {
         g.finish();
     }
     c.final_summary();
-    if !filtered {
+    let only_alternated = std::env::args().skip(1).any(|a| a == "alternated");
+    if only_alternated || !filtered {
+        let alternated: Vec<(usize, Vec<Alternated>)> = COUNTS
+            .iter()
+            .map(|&count| (count, alternate(count)))
+            .collect();
+        if only_alternated {
+            println!("{}", alternated_table(&alternated));
+            return;
+        }
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("BENCHMARKS-deciders.md");
-        std::fs::write(&path, report(&out)).expect("write BENCHMARKS-deciders.md");
+        std::fs::write(&path, report(&out, &alternated)).expect("write BENCHMARKS-deciders.md");
         println!("wrote {}", path.display());
     }
 }
@@ -73,7 +165,33 @@ fn run(v: Variant, count: usize, ticks: usize) -> (u64, u64) {
     (herd.calls(), herd.statuses)
 }
 
-fn report(dir: &Path) -> String {
+/// The alternated timings as a Markdown table.
+fn alternated_table(alternated: &[(usize, Vec<Alternated>)]) -> String {
+    let mut o = String::new();
+    writeln!(
+        o,
+        "| agents | variant | ns per agent-tick | / bt-notrace | rounds' quartiles |"
+    )
+    .unwrap();
+    writeln!(o, "|---:|---|---:|---:|---:|").unwrap();
+    for (count, rows) in alternated {
+        for row in rows {
+            writeln!(
+                o,
+                "| {count} | {} | {:.2} | {:.2} | {:.2} to {:.2} |",
+                row.variant.name(),
+                row.ns,
+                row.ratio,
+                row.quartiles.0,
+                row.quartiles.1
+            )
+            .unwrap();
+        }
+    }
+    o
+}
+
+fn report(dir: &Path, alternated: &[(usize, Vec<Alternated>)]) -> String {
     let mut o = String::new();
     writeln!(o, "# Decider and trace-hook benchmarks\n").unwrap();
     writeln!(
@@ -169,6 +287,21 @@ fn report(dir: &Path) -> String {
             .unwrap();
         }
     }
+    writeln!(o, "\n## The same, alternated\n").unwrap();
+    writeln!(
+        o,
+        "Criterion times one variant after another, seconds apart, and a fresh 100,000-agent \
+         herd takes only about 800 ticks in its run, about when a recorder's logs first fill. \
+         Here a herd of each variant below first takes {WARM_TICKS} ticks, then they are \
+         ticked in turn, {ROUNDS} rounds of {} million agent-ticks each (`cargo bench -p \
+         bt-bench --bench deciders -- alternated` runs only these): a ratio is of the totals \
+         of runs tens of milliseconds apart, with every log folded several times meanwhile. \
+         The quartiles are of the rounds' own ratios. `bt-recorder-drained`'s thread drains \
+         only in its herd's turns.\n",
+        ROUND_AGENT_TICKS / 1_000_000
+    )
+    .unwrap();
+    o.push_str(&alternated_table(alternated));
     writeln!(o, "\n## Cost of a gate\n").unwrap();
     writeln!(
         o,

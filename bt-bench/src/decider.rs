@@ -544,6 +544,17 @@ impl Herd {
         }
     }
 
+    /// Stops (`false`) or starts again (`true`) the drain thread of a
+    /// [`Variant::RecordedDrained`] herd, so that it does not run while
+    /// other herds are timed. Other variants have none.
+    pub fn set_draining(&mut self, on: bool) {
+        if !on {
+            self.drainer = None;
+        } else if self.variant == Variant::RecordedDrained && self.drainer.is_none() {
+            self.drainer = self.recorder.clone().map(Drainer::start);
+        }
+    }
+
     /// Nanoseconds the `RecordedDrained` herd's drain has spent so far.
     pub fn drain_busy_ns(&self) -> Option<u64> {
         self.drainer.as_ref().map(Drainer::busy_ns)
