@@ -104,11 +104,11 @@
 //! On the decider benchmark (`BENCHMARKS-deciders.md`, row `bt-recorder`),
 //! where the senses change every tick so that children interrupt each
 //! other and finish often, that is about 145 instructions per agent-tick
-//! against 60 without it (`tick_count`, in `bt-bench`): 1.6 to 2 times
-//! the tree's time at 1,000 agents and 2 to 2.3 times at 100,000 agents,
-//! where the agents' logs no longer fit the caches (the machine's load
-//! moves it that much). It is measured in time there, and on the
-//! reference trees in `BENCHMARKS.md`. With the logs folded on another
+//! against 60 without it (`tick_count`, in `bt-bench`): timed in
+//! alternation with the tree alone, 1.8 to 1.9 times the tree's time at
+//! 1,000 agents and 2.2 to 2.4 times at 100,000 agents, where the agents'
+//! logs no longer fit the caches. It is measured in time there, and on
+//! the reference trees in `BENCHMARKS.md`. With the logs folded on another
 //! thread ([`Recorder::drain`], row `bt-recorder-drained`), the ticking
 //! thread's time at 100,000 agents is about the same, and the draining
 //! thread spends 4 to 6 ns per agent-tick; at 1,000 agents, whose
