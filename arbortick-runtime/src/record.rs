@@ -48,7 +48,10 @@
 //! bytes for the thread that ticks it (see below). Recording allocates
 //! nothing after that; when the ring is full the oldest transitions are
 //! dropped and counted ([`Recorder::dropped`]).
-//! [`Recorder::bytes_per_agent`] says how much that is. A recorder of a
+//! [`Recorder::bytes_per_agent`] says how much that is. On Linux the
+//! agents' logs and headers are allocated asking the kernel for huge pages
+//! (`madvise`, a hint: it applies where transparent huge pages are set to
+//! `madvise` or `always`, to allocations of 2 MiB and more). A recorder of a
 //! tree without subtrees and of at most 63 nodes also holds, for all its
 //! agents, a table of 4,096 worked-out statuses (160 KiB), one of
 //! 4,096 worked-out ticks (512 KiB; see below) and the last 4,096 times
@@ -106,12 +109,14 @@
 //! other and finish often, that is about 145 instructions per agent-tick
 //! against 60 without it (`tick_count`, in `bt-bench`): timed in
 //! alternation with the tree alone, 1.8 to 1.9 times the tree's time at
-//! 1,000 agents and 2.2 to 2.4 times at 100,000 agents, where the agents'
-//! logs no longer fit the caches. It is measured in time there, and on
-//! the reference trees in `BENCHMARKS.md`. With the logs folded on another
-//! thread ([`Recorder::drain`], row `bt-recorder-drained`), the ticking
-//! thread's time at 100,000 agents is about the same, and the draining
-//! thread spends 4 to 6 ns per agent-tick; at 1,000 agents, whose
+//! 1,000 agents and about 2.1 times at 100,000 agents, where the agents'
+//! logs no longer fit the caches (2.3 with 4 KiB pages: a block's move to
+//! its ring is then mostly finding the page). It is measured in time
+//! there, and on the reference trees in `BENCHMARKS.md`. With the logs
+//! folded on another thread ([`Recorder::drain`], row
+//! `bt-recorder-drained`), the ticking thread's time at 100,000 agents is
+//! about 1.95 times the tree's, and the draining thread spends 4 to 6 ns
+//! per agent-tick; at 1,000 agents, whose
 //! recordings fit the ticking core's caches, draining costs the ticking
 //! thread more than it saves (the lines a fold reads move between cores).
 
@@ -1087,6 +1092,23 @@ fn boxed_array<T, const N: usize>(make: impl FnMut() -> T) -> Box<[T; N]> {
     }
 }
 
+/// `n` values made by `make`, in one allocation that the kernel is asked
+/// to back with huge pages before anything is written to it (on Linux,
+/// when transparent huge pages are enabled for programs that ask; an
+/// ordinary allocation elsewhere and under 2 MiB). A recorder's logs are
+/// written at 100,000 agents in an order no cache follows: with 4 KiB
+/// pages, most of a block's move to its ring is finding the page.
+fn huge_pages<T>(n: usize, make: impl FnMut() -> T) -> Vec<T> {
+    let mut all = Vec::with_capacity(n);
+    #[cfg(target_os = "linux")]
+    {
+        let spare = all.spare_capacity_mut();
+        kevy_madvise::advise_hugepage(spare.as_ptr().cast(), core::mem::size_of_val(spare));
+    }
+    all.extend(core::iter::repeat_with(make).take(n));
+    all
+}
+
 /// How many codes [`RawLog::staged`] holds (a power of two dividing
 /// [`RAW`]): one cache line.
 const STAGED: u32 = 16;
@@ -1737,13 +1759,12 @@ impl Recorder {
         let layout = Layout::new(T::VIEW, T::BTCPP_INSTANCE_XML);
         let memo = Memo::of(&layout);
         let segments = Segments::of(&layout);
-        let raw = (0..agents).map(|_| RawLog::new()).collect();
-        let codes = (0..agents)
-            .map(|_| Codes([const { AtomicU32::new(0) }; RAW as usize]))
-            .collect();
-        let agents = (0..agents)
-            .map(|_| Mutex::new(Agent::new(&layout, capacity)))
-            .collect();
+        let raw = huge_pages(agents, RawLog::new).into_boxed_slice();
+        let codes = huge_pages(agents, || {
+            Codes([const { AtomicU32::new(0) }; RAW as usize])
+        })
+        .into_boxed_slice();
+        let agents = huge_pages(agents, || Mutex::new(Agent::new(&layout, capacity)));
         Recorder {
             layout,
             reloaded: Mutex::new(Vec::new()),
