@@ -115,8 +115,8 @@
 //! there, and on the reference trees in `BENCHMARKS.md`. With the logs
 //! folded on another thread ([`Recorder::drain`], row
 //! `bt-recorder-drained`), the ticking thread's time at 100,000 agents is
-//! about 1.95 times the tree's, and the draining thread spends 4 to 6 ns
-//! per agent-tick; at 1,000 agents, whose
+//! about 2 times the tree's, and the draining thread spends 4 to 6 ns per
+//! agent-tick; at 1,000 agents, whose
 //! recordings fit the ticking core's caches, draining costs the ticking
 //! thread more than it saves (the lines a fold reads move between cores).
 
