@@ -1085,8 +1085,7 @@ struct RawLog {
 /// through the stack): indexed by a value below `N`, it takes no bounds
 /// check.
 fn boxed_array<T, const N: usize>(make: impl FnMut() -> T) -> Box<[T; N]> {
-    let all: Box<[T]> = core::iter::repeat_with(make).take(N).collect();
-    match all.try_into() {
+    match huge_pages(N, make).into_boxed_slice().try_into() {
         Ok(array) => array,
         Err(_) => unreachable!("{N} made"),
     }
@@ -1094,20 +1093,31 @@ fn boxed_array<T, const N: usize>(make: impl FnMut() -> T) -> Box<[T; N]> {
 
 /// `n` values made by `make`, in one allocation that the kernel is asked
 /// to back with huge pages before anything is written to it (on Linux,
-/// when transparent huge pages are enabled for programs that ask; an
-/// ordinary allocation elsewhere and under 2 MiB). A recorder's logs are
-/// written at 100,000 agents in an order no cache follows: with 4 KiB
-/// pages, most of a block's move to its ring is finding the page.
+/// when transparent huge pages are enabled for programs that ask, and the
+/// allocation holds at least one, 2 MiB or more; an ordinary
+/// allocation otherwise). A recorder's logs are written at 100,000 agents
+/// in an order no cache follows: with 4 KiB pages, most of a block's move
+/// to its ring is finding the page.
 fn huge_pages<T>(n: usize, make: impl FnMut() -> T) -> Vec<T> {
     let mut all = Vec::with_capacity(n);
     #[cfg(target_os = "linux")]
     {
         let spare = all.spare_capacity_mut();
-        kevy_madvise::advise_hugepage(spare.as_ptr().cast(), core::mem::size_of_val(spare));
+        let bytes = core::mem::size_of_val(spare);
+        // Smaller ones stay unmarked: marking part of the heap splits it
+        // for nothing.
+        if bytes >= HUGE_PAGE {
+            kevy_madvise::advise_hugepage(spare.as_ptr().cast(), bytes);
+        }
     }
     all.extend(core::iter::repeat_with(make).take(n));
     all
 }
+
+/// The size of a huge page (x86-64 and AArch64 Linux): the smallest
+/// allocation [`huge_pages`] asks them for.
+#[cfg(target_os = "linux")]
+const HUGE_PAGE: usize = 2 << 20;
 
 /// How many codes [`RawLog::staged`] holds (a power of two dividing
 /// [`RAW`]): one cache line.
