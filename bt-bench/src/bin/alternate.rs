@@ -12,7 +12,9 @@
 //!
 //! A spec is a decider variant (`BENCHMARKS-deciders.md`), run by the
 //! `tick_count` beside this binary, or `path:variant`, run by the
-//! `tick_count` at `path` (another build). The first spec is the base:
+//! `tick_count` at `path` (another build). Each round starts one spec
+//! later than the round before, so that the order of the runs favours
+//! none over the rounds. The first spec is the base:
 //! for each spec it prints the median time per agent-tick, and the median
 //! over rounds of its ratio to the base in the same round. The drain
 //! thread's own time per agent-tick (`tick_count` prints it to stderr) is
@@ -93,7 +95,11 @@ fn main() {
     let mut times = vec![Vec::new(); specs.len()];
     let mut drains = vec![Vec::new(); specs.len()];
     for round in 0..rounds {
-        for (k, spec) in specs.iter().enumerate() {
+        // Each round starts one spec later: no build always runs right
+        // after the same one.
+        let n = specs.len();
+        for k in (0..n).map(|i| (i + round as usize) % n) {
+            let spec = &specs[k];
             let (long_s, long_drain) = run(spec, agents, long);
             let (short_s, short_drain) = run(spec, agents, short);
             times[k].push((long_s - short_s) * 1e9 / per_tick);
