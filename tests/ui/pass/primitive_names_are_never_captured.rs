@@ -156,7 +156,7 @@ mod requests {
 
     behavior_tree! {
         /// A request, a switch and a rendezvous under shadowed names.
-        pub tree Asks(me: &mut Agent, anims: &mut bt::request::Requests<Anim>, cx: &bt::Ctx, shared: &AsksShared) {
+        pub tree Asks(_me: &mut Agent, anims: &mut bt::request::Requests<Anim>, cx: &bt::Ctx, shared: &AsksShared) {
             parallel(success = 2, failure = 1) {
                 request(anims, Anim::Run),
                 'pair: rendezvous(2) as role { switch(role) { 0 => sync, _ => success } },
