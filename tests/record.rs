@@ -945,6 +945,100 @@ fn more_statuses_than_gathered_at_once(capacity: usize) {
     }
 }
 
+bt::behavior_tree! {
+    /// A tick whose twelve `cond`s all succeed halts the parallel, whose
+    /// 24 jobs have run or finished: one part of 14 statuses making 33 to
+    /// 64 transitions (the conditions', their return to idle, the halts).
+    tree Halts24(me: &mut Bot, cx: &Ctx<NoFlags, NoFlags, impl Trace>) {
+        'root: reactive_select {
+            sequence { cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90) },
+            parallel(success = 24, failure = 24) { Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job },
+        }
+    }
+
+    /// The same with 40 jobs: such a tick makes more than 64 transitions.
+    tree Halts40(me: &mut Bot, cx: &Ctx<NoFlags, NoFlags, impl Trace>) {
+        'root: reactive_select {
+            sequence { cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90) },
+            parallel(success = 40, failure = 40) { Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job },
+        }
+    }
+}
+
+/// Ticks `agents` agents of tree `$tree` 600 times into two recorders of
+/// `capacity` transitions, one taking ticks whole, one status by status,
+/// checks that both record the same, and returns the most transitions
+/// a tick that halts the parallel made.
+macro_rules! whole_against_one_by_one {
+    ($tree:ty, $capacity:expr) => {{
+        let capacity: usize = $capacity;
+        let whole = Recorder::new::<$tree>(4, capacity);
+        let alone = Recorder::new::<$tree>(4, capacity);
+        let mut most = 0;
+        for agent in 0..4u64 {
+            let mut bots = twin_bots(0x51_7cc1 ^ agent.wrapping_mul(0x9e37_79b9));
+            let mut trees = [<$tree>::default(), <$tree>::default()];
+            for t in 0..600u32 {
+                let now = f64::from(t) * 0.1;
+                let [a, b] = &mut bots;
+                let [ta, tb] = &mut trees;
+                ta.tick(a, &Ctx::new(now, 0.1).agent(agent).trace(&whole));
+                tb.tick(b, &Ctx::new(now, 0.1).agent(agent).trace(OneByOne(&alone)));
+                if t % 97 == 13 {
+                    same_transitions(
+                        &whole.transitions(agent).unwrap(),
+                        &alone.transitions(agent).unwrap(),
+                        &format!("capacity {capacity}, agent {agent}, tick {t}"),
+                    );
+                }
+            }
+            let transitions = whole.transitions(agent).unwrap();
+            same_transitions(
+                &transitions,
+                &alone.transitions(agent).unwrap(),
+                &format!("capacity {capacity}, agent {agent}"),
+            );
+            assert_eq!(whole.dropped(agent), alone.dropped(agent));
+            assert_eq!(whole.ticks(agent).unwrap(), 600);
+            assert_eq!(
+                whole.current_statuses(agent).unwrap(),
+                alone.current_statuses(agent).unwrap()
+            );
+            let mut logs = (Vec::new(), Vec::new());
+            whole.write_btlog(agent, &mut logs.0).unwrap();
+            alone.write_btlog(agent, &mut logs.1).unwrap();
+            assert!(logs.0 == logs.1, "capacity {capacity}, agent {agent}");
+            // Ticks in which the sequence (uid 2) succeeds: 14 statuses,
+            // one part.
+            let halting = transitions
+                .chunk_by(|a, b| a.tick == b.tick)
+                .filter(|tick| {
+                    tick.iter()
+                        .any(|t| t.uid == 2 && t.status == NodeStatus::Success)
+                })
+                .map(<[_]>::len);
+            most = most.max(halting.max().unwrap_or(0));
+        }
+        most
+    }};
+}
+
+#[test]
+fn ticks_of_many_transitions_record_what_statuses_logged_one_by_one_record() {
+    // The whole ticks' table keeps up to 64 transitions a part; a part
+    // that makes more is logged status by status.
+    for capacity in [1 << 14, 40, 16, 1] {
+        let most = whole_against_one_by_one!(Halts24, capacity);
+        if capacity == 1 << 14 {
+            assert!((33..=64).contains(&most), "{most}");
+        }
+        let most = whole_against_one_by_one!(Halts40, capacity);
+        if capacity == 1 << 14 {
+            assert!(most > 64, "{most}");
+        }
+    }
+}
+
 /// Ticks agent `agent` of both recorders once at `now`, whole and one by
 /// one.
 fn tick_twins(

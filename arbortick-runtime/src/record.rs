@@ -1571,8 +1571,11 @@ struct Chain {
     open: bool,
 }
 
-/// The most transitions a [`SegSlot`] keeps.
-const SEG_MADE: usize = 32;
+/// The most transitions a [`SegSlot`] keeps: what fills its second line
+/// (a part of a tick that makes more is logged status by status).
+const SEG_MADE: usize = 64;
+
+const _: () = assert!(core::mem::size_of::<SegSlot>() == 128);
 
 /// One [`Segments`] entry: 128 bytes, of which what the end of a tick
 /// reads ([`Recorder::end_segment`]: all but `made`) is one cache line.
@@ -3391,7 +3394,7 @@ impl Recorder {
     /// What a tick of `len` statuses `codes` makes of statuses `before`,
     /// by BehaviorTree.CPP's rules ([`Agent::apply`]), on the scratch
     /// agent: the transitions, how many, and the statuses after; `None`
-    /// if they are more than 16.
+    /// if they are more than [`SEG_MADE`].
     #[cold]
     #[inline(never)]
     fn work_out(
