@@ -91,7 +91,8 @@
 //! - folding the log replays the transitions of each tick, and only sets
 //!   the statuses of ticks whose transitions the ring would drop anyway.
 //!
-//! Otherwise (a larger tree, subtrees, a hook that takes statuses one by
+//! Otherwise (a larger tree, subtrees, a part of a tick of 16 statuses
+//! that makes more than 64 transitions, a hook that takes statuses one by
 //! one such as a pair of hooks, the hot-reload engine, the ticks after an
 //! event other than a status), each status is logged as one 4-byte code
 //! (the node, the status, and the tick's time before the first code of a
@@ -108,8 +109,8 @@
 //! where the senses change every tick so that children interrupt each
 //! other and finish often, that is about 145 instructions per agent-tick
 //! against 60 without it (`tick_count`, in `bt-bench`): timed in
-//! alternation with the tree alone, 1.8 to 1.9 times the tree's time at
-//! 1,000 agents and about 2.1 times at 100,000 agents, where the agents'
+//! alternation with the tree alone, 1.7 to 1.9 times the tree's time at
+//! 1,000 agents and 1.9 to 2.15 times at 100,000 agents, where the agents'
 //! logs no longer fit the caches (2.3 with 4 KiB pages: a block's move to
 //! its ring is then mostly finding the page). It is measured in time
 //! there, and on the reference trees in `BENCHMARKS.md`. With the logs
