@@ -951,21 +951,39 @@ bt::behavior_tree! {
     /// 64 transitions (the conditions', their return to idle, the halts).
     tree Halts24(me: &mut Bot, cx: &Ctx<NoFlags, NoFlags, impl Trace>) {
         'root: reactive_select {
-            sequence { cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90) },
-            parallel(success = 24, failure = 24) { Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job },
+            sequence {
+                cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90),
+                cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90),
+                cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90),
+            },
+            parallel(success = 24, failure = 24) {
+                Job, Job, Job, Job, Job, Job, Job, Job,
+                Job, Job, Job, Job, Job, Job, Job, Job,
+                Job, Job, Job, Job, Job, Job, Job, Job,
+            },
         }
     }
 
     /// The same with 40 jobs: such a tick makes more than 64 transitions.
     tree Halts40(me: &mut Bot, cx: &Ctx<NoFlags, NoFlags, impl Trace>) {
         'root: reactive_select {
-            sequence { cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90) },
-            parallel(success = 40, failure = 40) { Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job, Job },
+            sequence {
+                cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90),
+                cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90),
+                cond me.roll(90), cond me.roll(90), cond me.roll(90), cond me.roll(90),
+            },
+            parallel(success = 40, failure = 40) {
+                Job, Job, Job, Job, Job, Job, Job, Job,
+                Job, Job, Job, Job, Job, Job, Job, Job,
+                Job, Job, Job, Job, Job, Job, Job, Job,
+                Job, Job, Job, Job, Job, Job, Job, Job,
+                Job, Job, Job, Job, Job, Job, Job, Job,
+            },
         }
     }
 }
 
-/// Ticks `agents` agents of tree `$tree` 600 times into two recorders of
+/// Ticks 4 agents of tree `$tree` 600 times into two recorders of
 /// `capacity` transitions, one taking ticks whole, one status by status,
 /// checks that both record the same, and returns the most transitions
 /// a tick that halts the parallel made.

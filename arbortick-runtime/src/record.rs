@@ -1576,6 +1576,7 @@ struct Chain {
 /// (a part of a tick that makes more is logged status by status).
 const SEG_MADE: usize = 64;
 
+// Two lines: the transitions take the second one's room, no more.
 const _: () = assert!(core::mem::size_of::<SegSlot>() == 128);
 
 /// One [`Segments`] entry: 128 bytes, of which what the end of a tick
