@@ -945,6 +945,8 @@ fn more_statuses_than_gathered_at_once(capacity: usize) {
     }
 }
 
+// The two trees repeat their sequence rather than embed it: a tree with
+// subtrees has its statuses logged one by one, never its ticks whole.
 bt::behavior_tree! {
     /// A tick whose twelve `cond`s all succeed halts the parallel, whose
     /// 24 jobs have run or finished: one part of 14 statuses making 33 to
